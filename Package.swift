@@ -1,0 +1,59 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "RecordLog",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "RecordLog", targets: ["RecordLog"]),
+        .library(name: "RecordStore", targets: ["RecordStore"]),
+        .executable(name: "recordlog-demo", targets: ["recordlog-demo"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-system.git", from: "1.8.1"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+    ],
+    targets: [
+        // liblz4 from the system (Debian: liblz4-dev), wrapped as small as possible.
+        .systemLibrary(
+            name: "CLZ4",
+            pkgConfig: "liblz4",
+            providers: [.apt(["liblz4-dev"]), .brew(["lz4"])]
+        ),
+        // CRC-32C (Castagnoli): slicing-by-8 in portable C, SSE4.2 when the CPU has it.
+        .target(name: "CCRC32C"),
+        .target(
+            name: "RecordLog",
+            dependencies: [
+                "CLZ4",
+                "CCRC32C",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
+        ),
+        .target(
+            name: "RecordStore",
+            dependencies: [
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "recordlog-demo",
+            dependencies: [
+                "RecordLog",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Tools/recordlog-demo"
+        ),
+        .testTarget(
+            name: "RecordLogTests",
+            dependencies: ["RecordLog"]
+        ),
+        .testTarget(
+            name: "RecordStoreTests",
+            dependencies: ["RecordStore"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

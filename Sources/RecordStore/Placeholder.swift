@@ -1,0 +1,1 @@
+// Placeholder until the first RecordStore file lands.
