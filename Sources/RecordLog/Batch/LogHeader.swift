@@ -1,0 +1,22 @@
+/// A Kafka record header: a UTF-8 key and an optional byte value.
+public struct LogHeader: Sendable, Hashable {
+    /// The header's name.
+    public var key: String
+    /// The header's bytes; `nil` is a null value, distinct from an empty one.
+    public var value: [UInt8]?
+
+    public init(key: String, value: [UInt8]?) {
+        self.key = key
+        self.value = value
+    }
+
+    /// A header whose value is the UTF-8 bytes of `string`.
+    public init(key: String, string: String) {
+        self.init(key: key, value: Array(string.utf8))
+    }
+
+    /// The value read as UTF-8, or nil when null or not valid UTF-8.
+    public var stringValue: String? {
+        value.flatMap { String(validating: $0, as: UTF8.self) }
+    }
+}

@@ -1,0 +1,72 @@
+/// A whole Kafka v2 record batch: its header and its bytes, records still encoded.
+///
+/// ```swift
+/// let batch = try RecordBatch(bytes: bytes[...])
+/// for record in try batch.records() { … }
+/// ```
+public struct RecordBatch: Sendable {
+    /// The parsed header.
+    public let header: RecordBatchHeader
+    /// The batch's bytes, from its base offset field to its last record.
+    public let bytes: ArraySlice<UInt8>
+
+    /// Validates and wraps the batch at the start of `bytes` (which may continue past it).
+    ///
+    /// - Throws: `LogError.malformedBatch` naming the problem.
+    public init(bytes: ArraySlice<UInt8>, maxBatchBytes: Int = LogOptions.defaultMaxBatchBytes) throws {
+        let checked = bytes.withUnsafeBytes { BatchValidation.check($0, maxBatchBytes: maxBatchBytes) }
+        switch checked {
+        case .success(let header):
+            self.header = header
+            self.bytes = bytes.prefix(header.totalSize)
+        case .failure(let problem):
+            throw LogError.malformedBatch(reason: problem.description)
+        }
+    }
+
+    /// Wraps bytes already validated by the caller.
+    init(validated header: RecordBatchHeader, bytes: ArraySlice<UInt8>) {
+        self.header = header
+        self.bytes = bytes
+    }
+
+    /// The records section as stored (compressed when the codec says so).
+    public var storedRecords: ArraySlice<UInt8> {
+        bytes.dropFirst(RecordBatchHeader.size)
+    }
+
+    /// Decompresses and decodes every record, in offset order.
+    ///
+    /// - Parameter maxDecompressedBytes: the most bytes the records may decompress to.
+    /// - Throws: `LogError.malformedBatch` or `LogError.malformedFrame` when the bytes lie.
+    public func records(maxDecompressedBytes: Int = LogOptions.defaultMaxDecompressedBytes) throws -> [LogRecord] {
+        var records: [LogRecord] = []
+        records.reserveCapacity(Int(max(0, min(header.recordCount, 1 << 16))))
+        try forEachRecord(maxDecompressedBytes: maxDecompressedBytes) { records.append($0) }
+        return records
+    }
+
+    /// Calls `body` with each record, in offset order, without collecting them.
+    public func forEachRecord(
+        maxDecompressedBytes: Int = LogOptions.defaultMaxDecompressedBytes, _ body: (LogRecord) throws -> Void
+    ) throws {
+        let section = try decodedRecordsSection(maxDecompressedBytes: maxDecompressedBytes)
+        try RecordDecoder.decode(section, header: header, body)
+    }
+
+    /// The records section, decompressed.
+    func decodedRecordsSection(maxDecompressedBytes: Int) throws -> [UInt8] {
+        switch header.compression {
+        case .none?:
+            return Array(storedRecords)
+        case .lz4?:
+            // Text-like records compress about 3:1; hint a little more to avoid a second chunk.
+            let hint = storedRecords.count * 4
+            return try storedRecords.withUnsafeBytes {
+                try LZ4Frame.decompress($0, sizeHint: hint, limit: maxDecompressedBytes)
+            }
+        default:
+            throw LogError.malformedBatch(reason: "compression codec \(header.attributes & 0x07) is not supported")
+        }
+    }
+}

@@ -1,0 +1,166 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Collects the events of one atomic commit, encoding each record straight into one buffer.
+///
+/// ```swift
+/// var batch = RecordBatchBuilder()
+/// batch.append(key: "note-1", value: Array("hello".utf8), headers: [LogHeader(key: "type", string: "Note")])
+/// batch.append(key: "note-2", value: nil)  // a tombstone: deletes note-2
+/// let offsets = try await log.append(batch, to: "Notes")
+/// ```
+public struct RecordBatchBuilder: Sendable {
+    /// The uncompressed records section.
+    private(set) var body: [UInt8] = []
+    /// How many records were appended.
+    public private(set) var count: Int = 0
+    /// The first record's timestamp, the base of every record's timestamp delta.
+    private(set) var firstTimestamp: Int64 = 0
+    /// The largest record timestamp.
+    private(set) var maxTimestamp: Int64 = 0
+
+    /// An empty batch; `reservingCapacity` pre-sizes the record buffer in bytes.
+    public init(reservingCapacity: Int = 0) {
+        body.reserveCapacity(reservingCapacity)
+    }
+
+    /// Whether no record was appended.
+    public var isEmpty: Bool { count == 0 }
+
+    /// The size of the records section before compression.
+    public var uncompressedSize: Int { body.count }
+
+    /// Appends one event. A `nil` value is a tombstone (a delete).
+    ///
+    /// - Parameter timestamp: milliseconds since the Unix epoch; now when nil.
+    public mutating func append(
+        key: UnsafeRawBufferPointer?, value: UnsafeRawBufferPointer?, headers: [LogHeader] = [], timestamp: Int64? = nil
+    ) {
+        let time = timestamp ?? Self.now()
+        if count == 0 {
+            firstTimestamp = time
+            maxTimestamp = time
+        } else if time > maxTimestamp {
+            maxTimestamp = time
+        }
+        let delta = time &- firstTimestamp
+        let offsetDelta = Int32(truncatingIfNeeded: count)
+        var size = 1 + VarintSize.varlong(delta) + VarintSize.varint(offsetDelta)
+        size += Self.sizeOfBytes(key) + Self.sizeOfBytes(value)
+        size += VarintSize.varint(Int32(headers.count))
+        for header in headers {
+            let keyLength = header.key.utf8.count
+            size += VarintSize.varint(Int32(keyLength)) + keyLength
+            size += header.value.map { VarintSize.varint(Int32($0.count)) + $0.count } ?? 1
+        }
+        body.reserveCapacity(body.count + size + 5)
+        body.appendVarint(Int32(size))
+        body.append(0)  // record attributes: unused in v2
+        body.appendVarlong(delta)
+        body.appendVarint(offsetDelta)
+        Self.appendBytes(key, to: &body)
+        Self.appendBytes(value, to: &body)
+        body.appendVarint(Int32(headers.count))
+        for header in headers {
+            body.appendVarint(Int32(header.key.utf8.count))
+            body.append(contentsOf: header.key.utf8)
+            if let headerValue = header.value {
+                body.appendVarint(Int32(headerValue.count))
+                body.append(contentsOf: headerValue)
+            } else {
+                body.appendVarint(-1)
+            }
+        }
+        count += 1
+    }
+
+    /// Appends one event with byte-array key and value. A `nil` value is a tombstone.
+    public mutating func append(key: [UInt8]?, value: [UInt8]?, headers: [LogHeader] = [], timestamp: Int64? = nil) {
+        Self.withOptionalBytes(key) { keyBytes in
+            Self.withOptionalBytes(value) { valueBytes in
+                append(key: keyBytes, value: valueBytes, headers: headers, timestamp: timestamp)
+            }
+        }
+    }
+
+    /// Appends one event keyed by a string (its UTF-8 bytes). A `nil` value is a tombstone.
+    public mutating func append(key: String, value: [UInt8]?, headers: [LogHeader] = [], timestamp: Int64? = nil) {
+        var key = key
+        key.withUTF8 { keyBytes in
+            Self.withOptionalBytes(value) { valueBytes in
+                append(key: UnsafeRawBufferPointer(keyBytes), value: valueBytes, headers: headers, timestamp: timestamp)
+            }
+        }
+    }
+
+    /// Encodes the batch: header, CRC-32C and the records compressed as one LZ4 frame.
+    /// The base offset is left 0; the partition sets it when it writes the batch.
+    ///
+    /// - Throws: `LogError.emptyBatch` when no record was appended.
+    public func encode(compression: CompressionCodec = .lz4, partitionLeaderEpoch: Int32 = 0) throws -> EncodedBatch {
+        guard count > 0 else { throw LogError.emptyBatch }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(RecordBatchHeader.size + body.count / 2 + 64)
+        bytes.appendInteger(Int64(0))  // base offset, set at write time
+        bytes.appendInteger(Int32(0))  // batch length, patched below
+        bytes.appendInteger(partitionLeaderEpoch)
+        bytes.appendInteger(RecordBatchHeader.currentMagic)
+        bytes.appendInteger(UInt32(0))  // CRC, patched below
+        bytes.appendInteger(compression.rawValue)  // attributes: codec, CreateTime, not transactional
+        bytes.appendInteger(Int32(count - 1))  // last offset delta
+        bytes.appendInteger(firstTimestamp)
+        bytes.appendInteger(maxTimestamp)
+        bytes.appendInteger(Int64(-1))  // producer id
+        bytes.appendInteger(Int16(-1))  // producer epoch
+        bytes.appendInteger(Int32(-1))  // base sequence
+        bytes.appendInteger(Int32(count))
+        switch compression {
+        case .none: bytes.append(contentsOf: body)
+        case .lz4: try body.withUnsafeBytes { try LZ4Frame.compress($0, appendingTo: &bytes) }
+        default: throw LogError.malformedBatch(reason: "RecordLog writes only lz4 or uncompressed batches")
+        }
+        bytes.setInteger(Int32(bytes.count - RecordBatchHeader.logOverhead), at: 8)
+        let crc = bytes.withUnsafeBytes {
+            CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0[RecordBatchHeader.crcStart...]))
+        }
+        bytes.setInteger(crc, at: 17)
+        return EncodedBatch(
+            bytes: bytes, recordCount: count, firstTimestamp: firstTimestamp, maxTimestamp: maxTimestamp,
+            uncompressedSize: body.count)
+    }
+
+    /// Empties the batch, keeping its buffer for reuse.
+    public mutating func removeAll() {
+        body.removeAll(keepingCapacity: true)
+        count = 0
+    }
+
+    private static func sizeOfBytes(_ bytes: UnsafeRawBufferPointer?) -> Int {
+        guard let bytes else { return 1 }
+        return VarintSize.varint(Int32(bytes.count)) + bytes.count
+    }
+
+    private static func appendBytes(_ bytes: UnsafeRawBufferPointer?, to body: inout [UInt8]) {
+        guard let bytes else {
+            body.appendVarint(-1)
+            return
+        }
+        body.appendVarint(Int32(bytes.count))
+        body.append(contentsOf: bytes)
+    }
+
+    private static func withOptionalBytes<R>(_ bytes: [UInt8]?, _ body: (UnsafeRawBufferPointer?) -> R) -> R {
+        guard let bytes else { return body(nil) }
+        return bytes.withUnsafeBytes { body($0) }
+    }
+
+    /// The wall clock in milliseconds since the Unix epoch.
+    public static func now() -> Int64 {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        return Int64(time.tv_sec) * 1000 + Int64(time.tv_nsec) / 1_000_000
+    }
+}

@@ -1,0 +1,182 @@
+import CLZ4
+
+/// LZ4 frames as Kafka writes them: independent 64 KiB blocks, no checksums beyond the frame
+/// header's own, no content size. Decoding accepts any valid frame — linked blocks, block and
+/// content checksums, a content size — and never produces more than a caller-set limit.
+///
+/// ```swift
+/// var frame: [UInt8] = []
+/// try LZ4Frame.compress(bytes, appendingTo: &frame)
+/// let back = try LZ4Frame.decompress(frame, limit: 1 << 20)
+/// ```
+public enum LZ4Frame {
+    /// The four bytes that start every LZ4 frame (0x184D2204, little-endian).
+    public static let magic: [UInt8] = [0x04, 0x22, 0x4D, 0x18]
+
+    static func preferences() -> LZ4F_preferences_t {
+        var preferences = LZ4F_preferences_t()
+        preferences.frameInfo.blockSizeID = LZ4F_max64KB
+        preferences.frameInfo.blockMode = LZ4F_blockIndependent
+        preferences.frameInfo.contentChecksumFlag = LZ4F_noContentChecksum
+        preferences.frameInfo.blockChecksumFlag = LZ4F_noBlockChecksum
+        preferences.frameInfo.frameType = LZ4F_frame
+        preferences.frameInfo.contentSize = 0
+        preferences.compressionLevel = 0  // liblz4's fast default (level 1)
+        return preferences
+    }
+
+    /// Compresses `source` into one frame appended to `output`.
+    public static func compress(_ source: UnsafeRawBufferPointer, appendingTo output: inout [UInt8]) throws {
+        var preferences = preferences()
+        let bound = LZ4F_compressFrameBound(source.count, &preferences)
+        let start = output.count
+        output.reserveCapacity(start + bound)
+        output.append(contentsOf: repeatElement(0, count: bound))
+        let written = output.withUnsafeMutableBytes { buffer -> Int in
+            LZ4F_compressFrame(
+                buffer.baseAddress.map { $0 + start }, bound,
+                source.baseAddress, source.count, &preferences)
+        }
+        if LZ4F_isError(written) != 0 {
+            output.removeSubrange(start...)
+            throw LogError.malformedFrame(reason: "compression failed: \(errorName(written))")
+        }
+        output.removeSubrange((start + written)...)
+    }
+
+    /// Compresses a byte array into a new frame.
+    public static func compress(_ source: [UInt8]) throws -> [UInt8] {
+        var output: [UInt8] = []
+        try source.withUnsafeBytes { try compress($0, appendingTo: &output) }
+        return output
+    }
+
+    /// Decompresses exactly one frame that fills `source`.
+    ///
+    /// - Parameters:
+    ///   - sizeHint: the expected decompressed size; a good hint saves a copy.
+    ///   - limit: the most bytes the frame may decompress to. A frame that claims or produces more
+    ///     throws `LogError.decompressedSizeExceeded` before allocating past the limit.
+    /// - Throws: `LogError.malformedFrame` for anything that is not one whole, valid frame.
+    public static func decompress(_ source: UnsafeRawBufferPointer, sizeHint: Int = 0, limit: Int) throws -> [UInt8] {
+        var context: OpaquePointer?
+        let created = LZ4F_createDecompressionContext(&context, UInt32(LZ4F_VERSION))
+        guard LZ4F_isError(created) == 0, let context else {
+            throw LogError.malformedFrame(reason: "cannot create an LZ4 decompression context")
+        }
+        defer { LZ4F_freeDecompressionContext(context) }
+        guard let sourceBase = source.baseAddress, source.count >= 7 else {
+            throw LogError.malformedFrame(reason: "\(source.count) bytes is shorter than a frame header")
+        }
+
+        // Read the header first: a declared content size is checked against the limit and,
+        // when it fits, sizes the output exactly.
+        var info = LZ4F_frameInfo_t()
+        var consumed = source.count
+        let headerResult = LZ4F_getFrameInfo(context, &info, sourceBase, &consumed)
+        if LZ4F_isError(headerResult) != 0 {
+            throw LogError.malformedFrame(reason: errorName(headerResult))
+        }
+        if info.contentSize > UInt64(limit) { throw LogError.decompressedSizeExceeded(limit: limit) }
+        let firstCapacity = max(1, min(limit, info.contentSize > 0 ? Int(info.contentSize) : max(sizeHint, 256)))
+
+        var decoder = ChunkedOutput(limit: limit)
+        defer { decoder.deallocate() }
+        var failure: LogError?
+        var result = [UInt8](unsafeUninitializedCapacity: firstCapacity) { buffer, initialized in
+            do throws(LogError) {
+                initialized = try decoder.run(
+                    context: context, source: source, consumed: consumed,
+                    firstChunk: UnsafeMutableRawBufferPointer(buffer))
+            } catch {
+                failure = error
+                initialized = 0
+            }
+        }
+        if let failure { throw failure }
+        decoder.appendOverflow(to: &result)
+        if info.contentSize > 0, UInt64(result.count) != info.contentSize {
+            throw LogError.malformedFrame(
+                reason: "frame declares \(info.contentSize) bytes but holds \(result.count)")
+        }
+        return result
+    }
+
+    /// Decompresses a frame held in a byte array.
+    public static func decompress(_ source: [UInt8], sizeHint: Int = 0, limit: Int) throws -> [UInt8] {
+        try source.withUnsafeBytes { try decompress($0, sizeHint: sizeHint, limit: limit) }
+    }
+
+    static func errorName(_ code: Int) -> String {
+        guard let name = LZ4F_getErrorName(code) else { return "LZ4F error \(code)" }
+        return String(cString: name)
+    }
+}
+
+/// Output for one frame's decoding: the caller's first buffer, then extra chunks that stay
+/// allocated, and unmoved, until the frame is done. liblz4 reads earlier output as the
+/// dictionary of linked blocks, so no output byte may move while the frame is being decoded.
+private struct ChunkedOutput {
+    let limit: Int
+    var overflow: [(buffer: UnsafeMutableRawBufferPointer, count: Int)] = []
+    var total = 0
+
+    init(limit: Int) { self.limit = limit }
+
+    /// Decodes the rest of the frame; returns how many bytes went into `firstChunk`.
+    mutating func run(
+        context: OpaquePointer, source: UnsafeRawBufferPointer, consumed initiallyConsumed: Int,
+        firstChunk: UnsafeMutableRawBufferPointer
+    ) throws(LogError) -> Int {
+        guard let sourceBase = source.baseAddress else { return 0 }
+        var consumed = initiallyConsumed
+        var chunk = firstChunk
+        var produced = 0
+        var firstCount = 0
+        var inFirst = true
+        while true {
+            var outputSize = chunk.count - produced
+            var inputSize = source.count - consumed
+            let hint = LZ4F_decompress(
+                context, chunk.baseAddress.map { $0 + produced }, &outputSize,
+                sourceBase + consumed, &inputSize, nil)
+            if LZ4F_isError(hint) != 0 { throw LogError.malformedFrame(reason: LZ4Frame.errorName(hint)) }
+            consumed += inputSize
+            produced += outputSize
+            total += outputSize
+            if inFirst { firstCount = produced } else { overflow[overflow.count - 1].count = produced }
+            if hint == 0 {
+                guard consumed == source.count else {
+                    throw LogError.malformedFrame(reason: "\(source.count - consumed) bytes follow the end of the frame")
+                }
+                return firstCount
+            }
+            if produced < chunk.count {
+                // Room was left, so liblz4 is waiting for input that is not there.
+                if consumed == source.count {
+                    throw LogError.malformedFrame(reason: "the frame is truncated")
+                }
+                continue
+            }
+            // The chunk is full: continue into a new one, within the limit.
+            guard total < limit else { throw LogError.decompressedSizeExceeded(limit: limit) }
+            let size = min(limit - total, max(64 * 1024, total))
+            chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
+            overflow.append((chunk, 0))
+            produced = 0
+            inFirst = false
+        }
+    }
+
+    func appendOverflow(to result: inout [UInt8]) {
+        guard !overflow.isEmpty else { return }
+        result.reserveCapacity(total)
+        for (buffer, count) in overflow {
+            result.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+        }
+    }
+
+    func deallocate() {
+        for (buffer, _) in overflow { buffer.deallocate() }
+    }
+}

@@ -1,0 +1,107 @@
+import Dispatch
+import Synchronization
+
+/// Group commit: appenders that wrote before a sync starts are all made durable by it.
+///
+/// Each write registers its file and gets a sequence number; `waitDurable` suspends until a sync
+/// that started after that write has finished. One sync runs at a time, off the cooperative
+/// thread pool; while it runs, new writes gather for the next one, so N concurrent appenders
+/// cost about two fdatasyncs, not N. A failed sync poisons the committer: what reached the disk
+/// is unknown (fsync errors are not retryable), so every later write is refused.
+final class GroupCommitter: Sendable {
+    private struct State {
+        var written: UInt64 = 0
+        var durable: UInt64 = 0
+        var syncing = false
+        var dirty: [ObjectIdentifier: OpenFile] = [:]
+        var waiters: [(sequence: UInt64, continuation: CheckedContinuation<Void, any Error>)] = []
+        var failure: LogError?
+    }
+
+    private let state = Mutex(State())
+    private let queue = DispatchQueue(label: "RecordLog.GroupCommitter")
+
+    /// The error that poisoned the committer, if any.
+    var failure: LogError? { state.withLock { $0.failure } }
+
+    /// Notes a completed write to `file`; call it right after the write, in write order.
+    func registerWrite(to file: OpenFile) -> UInt64 {
+        state.withLock { state in
+            state.written += 1
+            state.dirty[ObjectIdentifier(file)] = file
+            return state.written
+        }
+    }
+
+    /// Returns once every write up to `sequence` is durable.
+    func waitDurable(_ sequence: UInt64) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            let startSync = state.withLock { state -> Bool? in
+                if let failure = state.failure {
+                    continuation.resume(throwing: failure)
+                    return nil
+                }
+                if state.durable >= sequence {
+                    continuation.resume()
+                    return nil
+                }
+                state.waiters.append((sequence, continuation))
+                if state.syncing { return false }
+                state.syncing = true
+                return true
+            }
+            if startSync == true { queue.async { self.runSyncs() } }
+        }
+    }
+
+    /// Makes everything written so far durable, blocking the calling thread.
+    func syncNow() throws {
+        let (target, files) = state.withLock { state in
+            (state.written, state.dirty)
+        }
+        try sync(files.values)
+        state.withLock { state in
+            state.durable = max(state.durable, target)
+        }
+    }
+
+    private func sync(_ files: some Sequence<OpenFile>) throws {
+        for file in files { try file.syncData() }
+    }
+
+    /// Runs syncs until no waiter is left.
+    private func runSyncs() {
+        while true {
+            let (target, files) = state.withLock { state in
+                let files = state.dirty
+                state.dirty = [:]
+                return (state.written, files)
+            }
+            var failure: LogError?
+            do { try sync(files.values) } catch let error as LogError { failure = error } catch {
+                failure = .poisoned(reason: "\(error)")
+            }
+            let (ready, more) = state.withLock { state -> ([CheckedContinuation<Void, any Error>], Bool) in
+                if let failure {
+                    state.failure = .poisoned(reason: "\(failure)")
+                    let all = state.waiters.map(\.continuation)
+                    state.waiters = []
+                    state.syncing = false
+                    return (all, false)
+                }
+                state.durable = max(state.durable, target)
+                let ready = state.waiters.filter { $0.sequence <= target }.map(\.continuation)
+                state.waiters.removeAll { $0.sequence <= target }
+                let more = !state.waiters.isEmpty
+                if !more { state.syncing = false }
+                return (ready, more)
+            }
+            if let failure = state.withLock({ $0.failure }) {
+                for continuation in ready { continuation.resume(throwing: failure) }
+                return
+            }
+            for continuation in ready { continuation.resume() }
+            if !more { return }
+        }
+    }
+}

@@ -1,0 +1,168 @@
+import Logging
+import Synchronization
+
+/// A store: a directory of partitions, one per zone, each a Kafka-format segmented log.
+///
+/// Opening takes the store's write lock and recovers every partition (see `recoveryReport`);
+/// a read-only open takes no lock and changes nothing on disk.
+///
+/// ```swift
+/// let log = try Log(directory: "/var/lib/myapp/store")
+/// let zone = try log.createPartition(for: "Notes")
+/// var batch = RecordBatchBuilder()
+/// batch.append(key: "note-1", value: Array("hello".utf8))
+/// let offsets = try await zone.append(batch)
+/// try log.close()
+/// ```
+public final class Log: Sendable {
+    /// The store directory.
+    public let directory: String
+    public let options: LogOptions
+    /// What opening found and mended.
+    public let recoveryReport: RecoveryReport
+    let logger: Logger
+    private let lock: StoreLock?
+    private let committer = GroupCommitter()
+    private let partitions: Mutex<[String: Partition]>
+    private let checkpointLock = Mutex(())
+
+    /// Opens (or, unless read-only, creates) the store at `directory`.
+    ///
+    /// - Throws: `LogError.locked` when another writer has it open, `LogError.notAStore` for a
+    ///   directory that is not a store, `LogError.corruptBatch` for mid-log damage (see `repair`).
+    public init(directory: String, options: LogOptions = LogOptions(), logger: Logger = Logger(label: "RecordLog")) throws {
+        self.directory = directory
+        self.options = options
+        self.logger = logger
+        if options.readOnly {
+            lock = nil
+            try StoreLayout.prepare(directory, create: false)
+        } else {
+            try FileSystem.makeDirectory(directory)
+            lock = try StoreLock(directory: directory)
+            try StoreLayout.prepare(directory, create: true)
+        }
+        let zonesDirectory = FileSystem.join(directory, StoreLayout.zonesDirectory)
+        let checkpoint = RecoveryCheckpoint.read(directory: directory)
+        var report = RecoveryReport()
+        var loaded: [String: Partition] = [:]
+        for name in try FileSystem.list(zonesDirectory) {
+            let path = FileSystem.join(zonesDirectory, name)
+            if name.hasPrefix(StoreLayout.temporaryPrefix) || name.hasPrefix(StoreLayout.deletedPrefix) {
+                // An interrupted creation or deletion: never visible as a zone.
+                if !options.readOnly {
+                    try FileSystem.removeTree(path)
+                    report.removedFiles.append(path)
+                }
+                continue
+            }
+            guard FileSystem.isDirectory(path) else { continue }
+            let loader = PartitionLoader(directory: path, options: options, logger: logger)
+            let partition = try loader.load(recoveryPoint: checkpoint?[name], report: &report)
+            guard try ZoneDirectoryName.encode(partition.zone) == name else {
+                throw LogError.notAStore(path: path, reason: "zone \(partition.zone.debugDescription) does not belong in this directory")
+            }
+            loaded[partition.zone] = Partition(
+                zone: partition.zone, directory: path, segments: partition.segments,
+                recoveryPoint: partition.recoveryPoint, options: options, committer: committer, logger: logger)
+        }
+        partitions = Mutex(loaded)
+        recoveryReport = report
+        for partition in loaded.values { installRollHandler(partition) }
+        if !report.isClean { logger.notice("store recovered", metadata: ["directory": "\(directory)"]) }
+    }
+
+    /// The zones in the store, sorted.
+    public var zones: [String] { partitions.withLock { $0.keys.sorted() } }
+
+    /// The partition of an existing zone.
+    ///
+    /// - Throws: `LogError.zoneNotFound`.
+    public func partition(for zone: String) throws -> Partition {
+        guard let partition = partitions.withLock({ $0[zone] }) else { throw LogError.zoneNotFound(zone) }
+        return partition
+    }
+
+    /// The zone's partition, created (durably) when it does not exist yet.
+    @discardableResult
+    public func createPartition(for zone: String) throws -> Partition {
+        guard !options.readOnly else { throw LogError.readOnly }
+        let name = try ZoneDirectoryName.encode(zone)
+        return try partitions.withLock { partitions in
+            if let existing = partitions[zone] { return existing }
+            if let clash = partitions.values.first(where: { $0.directory.hasSuffix("/" + name) }) {
+                throw LogError.zoneDirectoryConflict(zone: zone, existing: clash.zone)
+            }
+            let zonesDirectory = FileSystem.join(directory, StoreLayout.zonesDirectory)
+            let path = try PartitionFiles.createPartitionDirectory(zonesDirectory: zonesDirectory, directoryName: name, zone: zone)
+            var report = RecoveryReport()
+            let loaded = try PartitionLoader(directory: path, options: options, logger: logger).load(recoveryPoint: 0, report: &report)
+            let partition = Partition(
+                zone: zone, directory: path, segments: loaded.segments, recoveryPoint: 0, options: options,
+                committer: committer, logger: logger)
+            installRollHandler(partition)
+            partitions[zone] = partition
+            return partition
+        }
+    }
+
+    /// Removes a zone and all its events, durably.
+    ///
+    /// - Throws: `LogError.zoneNotFound`.
+    public func deletePartition(for zone: String) throws {
+        guard !options.readOnly else { throw LogError.readOnly }
+        try partitions.withLock { partitions in
+            guard let partition = partitions[zone] else { throw LogError.zoneNotFound(zone) }
+            try partition.close()
+            let zonesDirectory = FileSystem.join(directory, StoreLayout.zonesDirectory)
+            let name = String(partition.directory.split(separator: "/").last ?? "")
+            let doomed = FileSystem.join(zonesDirectory, StoreLayout.deletedPrefix + name)
+            try FileSystem.rename(partition.directory, doomed)
+            try FileSystem.syncDirectory(zonesDirectory)
+            partitions[zone] = nil
+            try FileSystem.removeTree(doomed)
+        }
+        try saveCheckpoint()
+    }
+
+    /// Appends a batch to an existing zone; see `Partition.append(_:)`.
+    public func append(_ batch: RecordBatchBuilder, to zone: String) async throws -> Range<Int64> {
+        try await partition(for: zone).append(batch)
+    }
+
+    /// Makes every append so far durable. Needed only with `.noSyncUnsafe` durability.
+    public func sync() throws {
+        try committer.syncNow()
+    }
+
+    /// Syncs every partition, writes index files and the recovery checkpoint, and releases the
+    /// lock when the last reference to the log goes away. Later appends throw `LogError.closed`.
+    public func close() throws {
+        let all = partitions.withLock { Array($0.values) }
+        for partition in all { try partition.close() }
+        if !options.readOnly { try saveCheckpoint() }
+    }
+
+    private func installRollHandler(_ partition: Partition) {
+        partition.onRollHandler.withLock { handler in
+            handler = { [weak self] in
+                do { try self?.saveCheckpoint() } catch {
+                    self?.logger.warning("could not save the recovery checkpoint", metadata: ["error": "\(error)"])
+                }
+            }
+        }
+    }
+
+    /// Writes every partition's recovery point.
+    func saveCheckpoint() throws {
+        guard !options.readOnly else { return }
+        try checkpointLock.withLock { _ in
+            let points = partitions.withLock { partitions in
+                partitions.values.reduce(into: [String: Int64]()) { points, partition in
+                    points[String(partition.directory.split(separator: "/").last ?? "")] = partition.recoveryPoint
+                }
+            }
+            try RecoveryCheckpoint.write(points, directory: directory)
+        }
+    }
+}

@@ -1,0 +1,168 @@
+import Logging
+
+/// What `Log.repair` removed from one partition.
+public struct PartitionRepair: Sendable, Equatable {
+    /// A valid batch found after the damage and removed with it (offsets stay dense, so nothing
+    /// after a damaged batch can be kept).
+    public struct LostBatch: Sendable, Equatable {
+        public var baseOffset: Int64
+        public var lastOffset: Int64
+        public var recordCount: Int
+    }
+
+    public var zone: String
+    /// The segment holding the damage.
+    public var file: String
+    /// Where the damage starts; the log now ends here.
+    public var position: Int64
+    /// The first offset that is no longer in the log: the new end offset.
+    public var firstLostOffset: Int64
+    /// What was wrong at `position`.
+    public var reason: String
+    /// Valid batches that followed the damage, now removed.
+    public var lostBatches: [LostBatch]
+    /// Bytes removed from the log, all kept in `quarantine`.
+    public var bytesRemoved: Int64
+    /// Files under `<store>/lost+found` holding every removed byte.
+    public var quarantine: [String]
+}
+
+/// What `Log.repair` did: one entry per damaged partition; empty when the store was sound.
+public struct RepairReport: Sendable, Equatable {
+    public var repairs: [PartitionRepair] = []
+}
+
+extension Log {
+    /// Salvages a damaged store: each partition is cut at its first invalid batch, and every
+    /// removed byte is moved to `<store>/lost+found`. The report names exactly what was lost.
+    ///
+    /// Run it when opening throws `LogError.corruptBatch`; then open the store as usual. Offsets
+    /// at and after `firstLostOffset` will be given to new events again.
+    public static func repair(
+        directory: String, options: LogOptions = LogOptions(), logger: Logger = Logger(label: "RecordLog")
+    ) throws -> RepairReport {
+        let lock = try StoreLock(directory: directory)
+        defer { withExtendedLifetime(lock) {} }
+        try StoreLayout.prepare(directory, create: false)
+        let zonesDirectory = FileSystem.join(directory, StoreLayout.zonesDirectory)
+        var report = RepairReport()
+        for name in try FileSystem.list(zonesDirectory) where !name.hasPrefix(".") {
+            let path = FileSystem.join(zonesDirectory, name)
+            guard FileSystem.isDirectory(path) else { continue }
+            let repairer = PartitionRepairer(store: directory, directory: path, directoryName: name, options: options)
+            if let repair = try repairer.repair() {
+                report.repairs.append(repair)
+                logger.warning(
+                    "repaired partition",
+                    metadata: ["zone": "\(repair.zone)", "firstLostOffset": "\(repair.firstLostOffset)", "bytes": "\(repair.bytesRemoved)"])
+            }
+        }
+        if !report.repairs.isEmpty {
+            // Validate everything on the next open.
+            try FileSystem.remove(FileSystem.join(directory, RecoveryCheckpoint.fileName))
+            try FileSystem.syncDirectory(directory)
+        }
+        return report
+    }
+}
+
+/// Finds a partition's first invalid batch and cuts the log there.
+private struct PartitionRepairer {
+    let store: String
+    let directory: String
+    let directoryName: String
+    let options: LogOptions
+
+    func repair() throws -> PartitionRepair? {
+        let zone = String(decoding: try FileSystem.readAll(FileSystem.join(directory, PartitionFiles.zoneNameFile)), as: UTF8.self)
+        let bases = try FileSystem.list(directory).compactMap { SegmentName.baseOffset(of: $0, suffix: SegmentName.logSuffix) }.sorted()
+        var expected = bases.first ?? 0
+        for (index, base) in bases.enumerated() {
+            let path = segmentPath(base)
+            let file = try OpenFile(path: path, writable: true)
+            let size = try file.size()
+            let scanner = SegmentScanner(file: file, fileSize: size, maxBatchBytes: options.maxBatchBytes)
+            let damage: (position: Int64, reason: String)?
+            if base != expected {
+                damage = (0, "segment starts at offset \(base), expected \(expected)")
+            } else {
+                let outcome = try scanner.scan(from: 0, expectedOffset: base) { _, _, _ in }
+                expected = outcome.nextOffset
+                damage = outcome.problem.map { ($0.position, $0.problem.description) }
+            }
+            guard let damage else { continue }
+            return try cut(
+                zone: zone, file: file, scanner: scanner, size: size, damage: damage, firstLost: expected,
+                later: bases[(index + 1)...])
+        }
+        return nil
+    }
+
+    private func segmentPath(_ base: Int64) -> String {
+        FileSystem.join(directory, SegmentName.stem(base) + SegmentName.logSuffix)
+    }
+
+    private func cut(
+        zone: String, file: OpenFile, scanner: SegmentScanner, size: Int64, damage: (position: Int64, reason: String),
+        firstLost: Int64, later: ArraySlice<Int64>
+    ) throws -> PartitionRepair {
+        let lostAndFound = FileSystem.join(FileSystem.join(store, StoreLayout.lostAndFound), directoryName)
+        try FileSystem.makeDirectory(FileSystem.join(store, StoreLayout.lostAndFound))
+        try FileSystem.makeDirectory(lostAndFound)
+        var lost = try validBatches(scanner: scanner, from: damage.position)
+        var quarantine: [String] = []
+        var removed = size - damage.position
+
+        // The damaged segment's tail: copied out, then cut.
+        let stem = String(file.path.split(separator: "/").last ?? "segment")
+        let tailPath = FileSystem.join(lostAndFound, "\(stem).from-\(damage.position)")
+        let tail = try OpenFile(path: tailPath, writable: true, create: true)
+        try tail.truncate(to: 0)
+        try tail.write(try file.read(at: damage.position, count: Int(removed)), at: 0)
+        try tail.syncData()
+        quarantine.append(tailPath)
+        try file.truncate(to: damage.position)
+        try file.syncData()
+        try removeIndexes(of: file.path)
+
+        // Later segments: moved whole.
+        for base in later {
+            let path = segmentPath(base)
+            let laterFile = try OpenFile(path: path, writable: false)
+            let laterSize = try laterFile.size()
+            let laterScanner = SegmentScanner(file: laterFile, fileSize: laterSize, maxBatchBytes: options.maxBatchBytes)
+            lost += try validBatches(scanner: laterScanner, from: 0)
+            removed += laterSize
+            let target = FileSystem.join(lostAndFound, SegmentName.stem(base) + SegmentName.logSuffix)
+            try FileSystem.rename(path, target)
+            try removeIndexes(of: path)
+            quarantine.append(target)
+        }
+        try FileSystem.syncDirectory(lostAndFound)
+        try FileSystem.syncDirectory(directory)
+        return PartitionRepair(
+            zone: zone, file: file.path, position: damage.position, firstLostOffset: firstLost, reason: damage.reason,
+            lostBatches: lost, bytesRemoved: removed, quarantine: quarantine)
+    }
+
+    /// Every batch at or after `position` that is valid on its own.
+    private func validBatches(scanner: SegmentScanner, from position: Int64) throws -> [PartitionRepair.LostBatch] {
+        var found: [PartitionRepair.LostBatch] = []
+        var next = position
+        while let start = try scanner.firstValidBatch(from: next) {
+            let header = try scanner.file.read(at: start, count: RecordBatchHeader.size).withUnsafeBytes {
+                RecordBatchHeader(parsing: $0)
+            }
+            guard let header else { break }
+            found.append(.init(baseOffset: header.baseOffset, lastOffset: header.lastOffset, recordCount: Int(header.recordCount)))
+            next = start + Int64(header.totalSize)
+        }
+        return found
+    }
+
+    private func removeIndexes(of segmentPath: String) throws {
+        let stem = String(segmentPath.dropLast(SegmentName.logSuffix.count))
+        try FileSystem.remove(stem + SegmentName.indexSuffix)
+        try FileSystem.remove(stem + SegmentName.timeIndexSuffix)
+    }
+}

@@ -1,0 +1,173 @@
+import Logging
+import Synchronization
+
+/// One zone's log: ordered segments of Kafka v2 record batches with dense offsets from 0.
+///
+/// Appends are serialized by the partition; reads take a snapshot of the segments and run
+/// without blocking appends. Get one from `Log.partition(for:)` or `Log.createPartition(for:)`.
+///
+/// ```swift
+/// let notes = try log.createPartition(for: "Notes")
+/// var batch = RecordBatchBuilder()
+/// batch.append(key: "n1", value: Array("hi".utf8))
+/// let offsets = try await notes.append(batch)     // 0..<1, durable when it returns
+/// for record in try notes.records(from: 0) { print(record.offset, record.keyString ?? "") }
+/// ```
+public final class Partition: Sendable {
+    struct State: Sendable {
+        var segments: [SegmentState]
+        /// Offsets below this are durable and indexed on disk.
+        var recoveryPoint: Int64
+        var closed = false
+    }
+
+    /// The zone this partition stores.
+    public let zone: String
+    /// The partition's directory.
+    public let directory: String
+    let options: LogOptions
+    let committer: GroupCommitter
+    let logger: Logger
+    let state: Mutex<State>
+
+    init(
+        zone: String, directory: String, segments: [SegmentState], recoveryPoint: Int64, options: LogOptions,
+        committer: GroupCommitter, logger: Logger
+    ) {
+        self.zone = zone
+        self.directory = directory
+        self.options = options
+        self.committer = committer
+        self.logger = logger
+        self.state = Mutex(State(segments: segments, recoveryPoint: recoveryPoint))
+    }
+
+    /// The first offset still in the log (0 until compaction or retention removes segments).
+    public var startOffset: Int64 { state.withLock { $0.segments.first?.baseOffset ?? 0 } }
+
+    /// The next offset to be written: one past the last record.
+    public var endOffset: Int64 { state.withLock { $0.segments.last?.nextOffset ?? 0 } }
+
+    /// The first record batch's first timestamp, nil for an empty partition.
+    public var firstTimestamp: Int64? { state.withLock { $0.segments.lazy.compactMap(\.firstTimestamp).first } }
+
+    /// The largest record timestamp, nil for an empty partition.
+    public var lastTimestamp: Int64? {
+        state.withLock { state in
+            let stamps = state.segments.map(\.indexer.maxTimestamp).filter { $0 >= 0 }
+            return stamps.max()
+        }
+    }
+
+    /// The segments, oldest first.
+    public var segments: [SegmentInfo] {
+        state.withLock { state in
+            state.segments.map {
+                SegmentInfo(path: $0.path, baseOffset: $0.baseOffset, nextOffset: $0.nextOffset, size: $0.size)
+            }
+        }
+    }
+
+    var recoveryPoint: Int64 { state.withLock { $0.recoveryPoint } }
+
+    /// Encodes and appends `batch` as one atomic commit; returns the offsets it was given.
+    ///
+    /// With `.fsync` durability (the default) it returns once the batch is on disk.
+    public func append(_ batch: RecordBatchBuilder) async throws -> Range<Int64> {
+        try await append(batch.encode(compression: options.compression))
+    }
+
+    /// Appends an encoded batch as one atomic commit; returns the offsets it was given.
+    public func append(_ batch: EncodedBatch) async throws -> Range<Int64> {
+        let (offsets, sequence, rolled) = try write(batch)
+        if rolled { onRoll() }
+        if options.durability == .fsync { try await committer.waitDurable(sequence) }
+        return offsets
+    }
+
+    /// Called after a segment rolled, outside the partition's lock (the log saves its checkpoint).
+    let onRollHandler = Mutex<(@Sendable () -> Void)?>(nil)
+
+    private func onRoll() {
+        if let handler = onRollHandler.withLock({ $0 }) { handler() }
+    }
+
+    /// Writes the batch at the end of the active segment, rolling first when it is full.
+    private func write(_ batch: EncodedBatch) throws -> (Range<Int64>, UInt64, Bool) {
+        guard !options.readOnly else { throw LogError.readOnly }
+        if let failure = committer.failure { throw failure }
+        guard batch.bytes.count <= options.maxBatchBytes else {
+            throw LogError.batchTooLarge(bytes: batch.bytes.count, limit: options.maxBatchBytes)
+        }
+        return try state.withLock { state in
+            guard !state.closed else { throw LogError.closed }
+            var rolled = false
+            if let active = state.segments.last, active.size > 0,
+                active.size + Int64(batch.bytes.count) > Int64(options.effectiveSegmentBytes)
+                    || active.nextOffset + Int64(batch.recordCount) - active.baseOffset > Int64(Int32.max)
+            {
+                try roll(&state)
+                rolled = true
+            }
+            guard var active = state.segments.popLast() else { throw LogError.closed }
+            defer { state.segments.append(active) }
+            let baseOffset = active.nextOffset
+            let position = active.size
+            // The base offset is outside the CRC: write it in front of the encoded bytes, one syscall.
+            var baseField = baseOffset.bigEndian
+            do {
+                try withUnsafeBytes(of: &baseField) { base in
+                    try batch.bytes.withUnsafeBytes { encoded in
+                        try active.file.write(
+                            [base, UnsafeRawBufferPointer(rebasing: encoded[8...])], at: position)
+                    }
+                }
+            } catch {
+                try? active.file.truncate(to: position)  // best effort: leave no partial batch behind
+                throw error
+            }
+            guard let header = batch.bytes.withUnsafeBytes({ RecordBatchHeader(parsing: $0) }) else {
+                throw LogError.malformedBatch(reason: "encoded batch has no header")
+            }
+            var placed = header
+            placed.baseOffset = baseOffset
+            active.indexer.didAppend(placed, at: position)
+            active.size += Int64(batch.bytes.count)
+            active.nextOffset = placed.lastOffset + 1
+            if active.firstTimestamp == nil { active.firstTimestamp = batch.firstTimestamp }
+            let sequence = committer.registerWrite(to: active.file)
+            return (baseOffset..<active.nextOffset, sequence, rolled)
+        }
+    }
+
+    /// Seals the active segment (synced, indexes written) and starts a new one at the end offset.
+    private func roll(_ state: inout State) throws {
+        guard var active = state.segments.popLast() else { throw LogError.closed }
+        defer { state.segments.append(active) }
+        try active.file.syncData()
+        active.indexer.seal()
+        try active.writeIndexFiles(directory: directory)
+        let next = try PartitionFiles.createSegment(
+            directory: directory, baseOffset: active.nextOffset, intervalBytes: options.indexIntervalBytes)
+        state.recoveryPoint = active.nextOffset
+        state.segments.append(active)
+        active = next
+        logger.debug("rolled segment", metadata: ["zone": "\(zone)", "baseOffset": "\(next.baseOffset)"])
+    }
+
+    /// Syncs the active segment and writes its index files; called by `Log.close()`.
+    func close() throws {
+        try state.withLock { state in
+            guard !state.closed else { return }
+            state.closed = true
+            guard var active = state.segments.popLast() else { return }
+            defer { state.segments.append(active) }
+            if !options.readOnly {
+                try active.file.syncData()
+                active.indexer.seal()
+                try active.writeIndexFiles(directory: directory)
+                state.recoveryPoint = active.nextOffset
+            }
+        }
+    }
+}

@@ -1,0 +1,137 @@
+import Logging
+
+/// Opens a partition directory: finds its segments, loads the indexes of the segments below the
+/// recovery point, and validates every batch from the recovery point on. A torn tail — invalid
+/// bytes after which no valid batch exists — is cut away; invalid bytes followed by a valid
+/// batch are corruption and stop the open with the file, position and offset.
+struct PartitionLoader {
+    let directory: String
+    let options: LogOptions
+    let logger: Logger
+
+    struct Loaded {
+        var zone: String
+        var segments: [SegmentState]
+        var recoveryPoint: Int64
+    }
+
+    func load(recoveryPoint checkpoint: Int64?, report: inout RecoveryReport) throws -> Loaded {
+        let zone = try readZoneName()
+        let names = try FileSystem.list(directory)
+        var bases = names.compactMap { SegmentName.baseOffset(of: $0, suffix: SegmentName.logSuffix) }.sorted()
+        if !options.readOnly { try removeOrphans(names: names, bases: Set(bases), report: &report) }
+        if bases.isEmpty {
+            guard !options.readOnly else { return Loaded(zone: zone, segments: [], recoveryPoint: 0) }
+            bases = [0]
+            _ = try PartitionFiles.createSegment(directory: directory, baseOffset: 0, intervalBytes: options.indexIntervalBytes)
+        }
+        let recoveryPoint = checkpoint ?? 0
+        var segments: [SegmentState] = []
+        for (index, base) in bases.enumerated() {
+            let nextBase = index + 1 < bases.count ? bases[index + 1] : nil
+            let path = FileSystem.join(directory, SegmentName.stem(base) + SegmentName.logSuffix)
+            let file = try OpenFile(path: path, writable: !options.readOnly)
+            if let expected = segments.last?.nextOffset, expected != base {
+                throw LogError.corruptBatch(
+                    file: path, position: 0, offset: expected,
+                    reason: "the previous segment ends at offset \(expected) but this one starts at \(base)")
+            }
+            if let nextBase, nextBase <= recoveryPoint, let sealed = try loadSealed(file: file, base: base, nextBase: nextBase) {
+                segments.append(sealed)
+                continue
+            }
+            var segment = try scan(file: file, base: base, laterBases: bases[(index + 1)...], report: &report)
+            if nextBase != nil {
+                segment.indexer.seal()
+                if !options.readOnly { try segment.writeIndexFiles(directory: directory) }
+            }
+            segments.append(segment)
+        }
+        let end = segments.last?.nextOffset ?? 0
+        return Loaded(zone: zone, segments: segments, recoveryPoint: min(recoveryPoint, end))
+    }
+
+    private func readZoneName() throws -> String {
+        let path = FileSystem.join(directory, PartitionFiles.zoneNameFile)
+        guard FileSystem.exists(path) else {
+            throw LogError.notAStore(path: directory, reason: "the partition has no \(PartitionFiles.zoneNameFile) file")
+        }
+        let bytes = try FileSystem.readAll(path)
+        guard let zone = String(validating: bytes, as: UTF8.self), !zone.isEmpty else {
+            throw LogError.notAStore(path: path, reason: "the zone name is not UTF-8 text")
+        }
+        return zone
+    }
+
+    /// Index files without a segment, and temporary files of an interrupted atomic write.
+    private func removeOrphans(names: [String], bases: Set<Int64>, report: inout RecoveryReport) throws {
+        for name in names {
+            let orphanIndex = [SegmentName.indexSuffix, SegmentName.timeIndexSuffix].contains { suffix in
+                SegmentName.baseOffset(of: name, suffix: suffix).map { !bases.contains($0) } ?? false
+            }
+            if orphanIndex || name.hasSuffix(".tmp") {
+                let path = FileSystem.join(directory, name)
+                try FileSystem.remove(path)
+                report.removedFiles.append(path)
+                logger.info("removed orphan file", metadata: ["file": "\(path)"])
+            }
+        }
+    }
+
+    /// A segment below the recovery point: trusted as synced, its indexes loaded when they pass
+    /// the sanity checks. Nil when an index is missing or inconsistent (the caller rescans).
+    private func loadSealed(file: OpenFile, base: Int64, nextBase: Int64) throws -> SegmentState? {
+        let size = try file.size()
+        let stem = FileSystem.join(directory, SegmentName.stem(base))
+        let indexPath = stem + SegmentName.indexSuffix, timePath = stem + SegmentName.timeIndexSuffix
+        guard FileSystem.exists(indexPath), FileSystem.exists(timePath),
+            let offsetIndex = OffsetIndex(parsing: try FileSystem.readAll(indexPath), segmentSize: size, offsetSpan: nextBase - base),
+            let timeIndex = TimeIndex(parsing: try FileSystem.readAll(timePath), offsetSpan: nextBase - base)
+        else {
+            logger.info("rebuilding index", metadata: ["segment": "\(file.path)"])
+            return nil
+        }
+        let first = try file.read(at: 0, count: RecordBatchHeader.size)
+        let firstTimestamp = first.withUnsafeBytes { RecordBatchHeader(parsing: $0)?.firstTimestamp }
+        return SegmentState(
+            baseOffset: base, file: file, size: size, nextOffset: nextBase, firstTimestamp: firstTimestamp,
+            indexer: SegmentIndexer(
+                baseOffset: base, intervalBytes: options.indexIntervalBytes, offsetIndex: offsetIndex, timeIndex: timeIndex))
+    }
+
+    /// Validates every batch of a segment, rebuilding its indexes, and handles an invalid tail.
+    private func scan(file: OpenFile, base: Int64, laterBases: ArraySlice<Int64>, report: inout RecoveryReport) throws -> SegmentState {
+        let size = try file.size()
+        let scanner = SegmentScanner(file: file, fileSize: size, maxBatchBytes: options.maxBatchBytes)
+        var indexer = SegmentIndexer(baseOffset: base, intervalBytes: options.indexIntervalBytes)
+        let outcome = try scanner.scan(from: 0, expectedOffset: base) { header, position, _ in
+            indexer.didAppend(header, at: position)
+        }
+        if let (position, problem) = outcome.problem {
+            let validFollows = try scanner.firstValidBatch(from: position) != nil
+            let laterData = try laterBases.contains { later in
+                let path = FileSystem.join(directory, SegmentName.stem(later) + SegmentName.logSuffix)
+                return try OpenFile(path: path, writable: false).size() > 0
+            }
+            if validFollows || laterData {
+                throw LogError.corruptBatch(file: file.path, position: position, offset: outcome.nextOffset, reason: problem.description)
+            }
+            if !options.readOnly {
+                // Nothing valid after it: an append that never completed. It was never acknowledged.
+                try file.truncate(to: position)
+                try file.syncData()
+                report.truncatedTails.append(
+                    .init(file: file.path, position: position, bytesRemoved: size - position, reason: problem.description))
+                logger.warning(
+                    "truncated torn tail",
+                    metadata: ["file": "\(file.path)", "position": "\(position)", "bytes": "\(size - position)"])
+            }
+        }
+        if !options.readOnly, !laterBases.isEmpty || outcome.problem != nil {
+            report.rebuiltIndexes.append(file.path)
+        }
+        return SegmentState(
+            baseOffset: base, file: file, size: outcome.validEnd, nextOffset: outcome.nextOffset,
+            firstTimestamp: outcome.firstTimestamp, indexer: indexer)
+    }
+}

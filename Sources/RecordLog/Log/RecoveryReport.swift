@@ -1,0 +1,21 @@
+/// What opening a store found and mended.
+public struct RecoveryReport: Sendable, Equatable {
+    /// A torn tail cut away: bytes of an incomplete write after the last whole batch.
+    public struct TruncatedTail: Sendable, Equatable {
+        public var file: String
+        /// Where the file now ends.
+        public var position: Int64
+        public var bytesRemoved: Int64
+        public var reason: String
+    }
+
+    public internal(set) var truncatedTails: [TruncatedTail] = []
+    /// Index files rebuilt because they were missing or inconsistent.
+    public internal(set) var rebuiltIndexes: [String] = []
+    /// Files removed because they belonged to nothing: index files without a segment, leftovers
+    /// of an interrupted partition creation or deletion.
+    public internal(set) var removedFiles: [String] = []
+
+    /// Whether the store was opened as it was left: nothing cut, rebuilt or removed.
+    public var isClean: Bool { truncatedTails.isEmpty && rebuiltIndexes.isEmpty && removedFiles.isEmpty }
+}

@@ -1,0 +1,97 @@
+/// Reads a segment file batch by batch, validating each (length, magic, CRC, record count,
+/// offset continuity, LZ4 frame header), in chunks rather than a read per batch.
+struct SegmentScanner {
+    static let chunkSize = 1 << 20
+
+    struct Outcome: Sendable {
+        /// The end of the last valid batch.
+        var validEnd: Int64
+        /// One past the last valid offset.
+        var nextOffset: Int64
+        var firstTimestamp: Int64?
+        var batchCount = 0
+        var recordCount = 0
+        /// The first invalid batch, if one was met before the end of the file.
+        var problem: (position: Int64, problem: BatchProblem)?
+    }
+
+    let file: OpenFile
+    let fileSize: Int64
+    let maxBatchBytes: Int
+
+    /// Scans from `position`, where a batch with `expectedOffset` must start, to the end of the
+    /// file or the first invalid batch. `visit` sees each valid batch and its position.
+    func scan(
+        from position: Int64, expectedOffset: Int64,
+        visit: (RecordBatchHeader, Int64, UnsafeRawBufferPointer) throws -> Void
+    ) throws -> Outcome {
+        var outcome = Outcome(validEnd: position, nextOffset: expectedOffset)
+        var chunkStart = position
+        var chunk: [UInt8] = []
+        while outcome.validEnd < fileSize {
+            let position = outcome.validEnd
+            var local = Int(position - chunkStart)
+            if chunk.count - local < RecordBatchHeader.size || chunk.isEmpty {
+                chunkStart = position
+                chunk = try file.read(at: position, count: Int(min(Int64(Self.chunkSize), fileSize - position)))
+                local = 0
+            }
+            // A batch longer than what is buffered: read it whole (its size is bounded by the check).
+            let declared = chunk.withUnsafeBytes { ByteReader($0).getInteger(at: local + 8, as: Int32.self) }
+            if let declared, declared > 0, Int(declared) <= maxBatchBytes,
+                local + RecordBatchHeader.logOverhead + Int(declared) > chunk.count,
+                position + Int64(RecordBatchHeader.logOverhead) + Int64(declared) <= fileSize
+            {
+                chunkStart = position
+                chunk = try file.read(at: position, count: RecordBatchHeader.logOverhead + Int(declared))
+                local = 0
+            }
+            let result = try chunk.withUnsafeBytes { raw -> Result<RecordBatchHeader, BatchProblem> in
+                let rest = UnsafeRawBufferPointer(rebasing: raw[local...])
+                let checked = BatchValidation.check(
+                    rest, maxBatchBytes: maxBatchBytes, expectedBaseOffset: outcome.nextOffset)
+                if case .success(let header) = checked {
+                    try visit(header, position, UnsafeRawBufferPointer(rebasing: rest[..<header.totalSize]))
+                }
+                return checked
+            }
+            switch result {
+            case .success(let header):
+                if outcome.firstTimestamp == nil { outcome.firstTimestamp = header.firstTimestamp }
+                outcome.validEnd += Int64(header.totalSize)
+                outcome.nextOffset = header.lastOffset + 1
+                outcome.batchCount += 1
+                outcome.recordCount += Int(header.recordCount)
+            case .failure(let problem):
+                outcome.problem = (position, problem)
+                return outcome
+            }
+        }
+        return outcome
+    }
+
+    /// The position of the first batch at or after `position` that is valid on its own (any
+    /// offset), or nil when none: what tells mid-log corruption from a torn tail.
+    func firstValidBatch(from position: Int64) throws -> Int64? {
+        var start = position
+        while start + Int64(RecordBatchHeader.size) <= fileSize {
+            let chunk = try file.read(at: start, count: Int(min(Int64(Self.chunkSize), fileSize - start)))
+            let limit = chunk.count - RecordBatchHeader.size
+            guard limit >= 0 else { return nil }
+            for local in 0...limit where chunk[local + 16] == UInt8(RecordBatchHeader.currentMagic) {
+                let candidate = start + Int64(local)
+                let length = chunk.withUnsafeBytes { ByteReader($0).getInteger(at: local + 8, as: Int32.self) } ?? 0
+                let total = Int64(RecordBatchHeader.logOverhead) + Int64(length)
+                guard length > 0, total <= Int64(maxBatchBytes), candidate + total <= fileSize else { continue }
+                let bytes = try file.read(at: candidate, count: Int(total))
+                let valid = bytes.withUnsafeBytes {
+                    if case .success = BatchValidation.check($0, maxBatchBytes: maxBatchBytes) { return true }
+                    return false
+                }
+                if valid { return candidate }
+            }
+            start += Int64(limit + 1)
+        }
+        return nil
+    }
+}
