@@ -1,0 +1,134 @@
+import Foundation
+
+/// A record: a type, an ID, typed fields and the system fields the store sets, as CloudKit's `CKRecord`.
+///
+/// ```swift
+/// var note = Record(recordType: "Note", recordID: RecordID(recordName: "n1"))
+/// note["title"] = .string("Groceries")
+/// note["pinned"] = .bool(true)
+/// note.changedKeys()        // ["pinned", "title"]
+/// ```
+///
+/// Equality compares content — type, ID, fields and system fields — not ``changedKeys()``, so
+/// equal records encode to equal bytes.
+public struct Record: Sendable {
+    /// One field, as kept in key order.
+    struct Field: Sendable, Hashable {
+        var key: String
+        var value: FieldValue
+    }
+
+    /// The app-defined type: starts with an ASCII letter, then `[A-Za-z0-9_]`, at most 255 characters.
+    public let recordType: String
+    /// The record's name and zone.
+    public let recordID: RecordID
+    /// When the record was first saved; set by the store, nil before the first save.
+    public internal(set) var creationDate: Date?
+    /// When the record was last saved; set by the store, nil before the first save.
+    public internal(set) var modificationDate: Date?
+    /// The server's version tag of the record, for optimistic concurrency; nil before the first save.
+    public internal(set) var recordChangeTag: String?
+
+    /// The fields, sorted by key (strictly ascending), so lookups are binary searches and encoding
+    /// needs no sort.
+    private(set) var fields: [Field]
+    /// Keys set or removed since the record was created or last returned by the store.
+    private(set) var changedKeySet: Set<String>
+
+    /// Creates an unsaved record with no fields.
+    public init(recordType: String, recordID: RecordID = RecordID()) {
+        self.init(recordType: recordType, recordID: recordID, sortedFields: [])
+    }
+
+    /// Creates an unsaved record with a new UUID record name in `zoneID`.
+    public init(recordType: String, zoneID: ZoneID) {
+        self.init(recordType: recordType, recordID: RecordID(zoneID: zoneID))
+    }
+
+    /// Creates a record from its parts; as the store returns it, it has no changed keys.
+    /// `sortedFields` must be sorted by key.
+    init(
+        recordType: String, recordID: RecordID, sortedFields: [Field],
+        creationDate: Date? = nil, modificationDate: Date? = nil, recordChangeTag: String? = nil,
+        changedKeys: Set<String> = []
+    ) {
+        self.recordType = recordType
+        self.recordID = recordID
+        self.fields = sortedFields
+        self.changedKeySet = changedKeys
+        self.creationDate = creationDate
+        self.modificationDate = modificationDate
+        self.recordChangeTag = recordChangeTag
+    }
+
+    /// The value of the field `key`, or nil when the record has no such field. Setting a value
+    /// (or nil, which removes the field) marks `key` as changed.
+    public subscript(key: String) -> FieldValue? {
+        get {
+            let (index, found) = position(of: key)
+            return found ? fields[index].value : nil
+        }
+        set {
+            changedKeySet.insert(key)
+            let (index, found) = position(of: key)
+            switch (newValue, found) {
+            case (let value?, true): fields[index].value = value
+            case (let value?, false): fields.insert(Field(key: key, value: value), at: index)
+            case (nil, true): fields.remove(at: index)
+            case (nil, false): break
+            }
+        }
+    }
+
+    /// The keys of the fields that have a value, sorted.
+    public func allKeys() -> [String] {
+        fields.map(\.key)
+    }
+
+    /// The keys set (or removed) locally since the record was created or last returned by the
+    /// store, sorted. A save with the `.changedKeys` policy writes only these.
+    public func changedKeys() -> [String] {
+        changedKeySet.sorted()
+    }
+
+    /// Forgets the changed keys, as when the store returns the record after a save.
+    mutating func clearChangedKeys() {
+        changedKeySet.removeAll()
+    }
+
+    /// The index of `key` in `fields` if present, else where it would be inserted.
+    private func position(of key: String) -> (index: Int, found: Bool) {
+        var low = 0
+        var high = fields.count
+        while low < high {
+            let middle = (low + high) / 2
+            let candidate = fields[middle].key
+            if candidate == key { return (middle, true) }
+            if candidate < key { low = middle + 1 } else { high = middle }
+        }
+        return (low, false)
+    }
+}
+
+extension Record: Hashable {
+    public static func == (lhs: Record, rhs: Record) -> Bool {
+        lhs.recordID == rhs.recordID && lhs.recordType == rhs.recordType && lhs.fields == rhs.fields
+            && MillisecondDate.same(lhs.creationDate, rhs.creationDate)
+            && MillisecondDate.same(lhs.modificationDate, rhs.modificationDate)
+            && sameBytes(lhs.recordChangeTag, rhs.recordChangeTag)
+    }
+
+    private static func sameBytes(_ lhs: String?, _ rhs: String?) -> Bool {
+        switch (lhs, rhs) {
+        case (nil, nil): true
+        case (let lhs?, let rhs?): lhs.utf8.elementsEqual(rhs.utf8)
+        default: false
+        }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(recordID)
+        hasher.combine(recordType)
+        hasher.combine(fields)
+    }
+}

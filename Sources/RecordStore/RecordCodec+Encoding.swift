@@ -1,0 +1,91 @@
+extension RecordCodec {
+    /// Validates `record` and appends its value bytes to `buffer`.
+    ///
+    /// Nothing is appended when it throws. Reuse one buffer for many records to avoid allocations.
+    ///
+    /// - Throws: ``RecordStoreError/Code/invalidArguments`` when ``Record/validate()`` fails,
+    ///   ``RecordStoreError/Code/limitExceeded`` when the value would exceed 1 MB.
+    public static func encode(_ record: Record, into buffer: inout [UInt8]) throws(RecordStoreError) {
+        try record.validate()
+        let start = buffer.count
+        buffer.append(version)
+        appendShortString(record.recordType, to: &buffer)
+        appendSystemFields(of: record, to: &buffer)
+        buffer.appendVarint(UInt64(record.fields.count))
+        for field in record.fields {
+            appendShortString(field.key, to: &buffer)
+            buffer.append(Tag(field.value.kind).rawValue)
+            appendPayload(of: field.value, to: &buffer)
+        }
+        let size = buffer.count - start
+        if size > RecordLimits.maximumEncodedRecordSize {
+            buffer.removeSubrange(start...)
+            throw RecordStoreError(
+                .limitExceeded,
+                "Record \(record.recordID) encodes to \(size) bytes, more than the 1 MB "
+                    + "(\(RecordLimits.maximumEncodedRecordSize) bytes) a record may hold. "
+                    + "Split large data across several records.",
+                recordID: record.recordID)
+        }
+    }
+
+    /// Validates `record` and returns its value bytes.
+    ///
+    /// - Throws: as ``encode(_:into:)``.
+    public static func encode(_ record: Record) throws(RecordStoreError) -> [UInt8] {
+        var buffer: [UInt8] = []
+        try encode(record, into: &buffer)
+        return buffer
+    }
+
+    private static func appendSystemFields(of record: Record, to buffer: inout [UInt8]) {
+        let creation = record.creationDate.flatMap(MillisecondDate.milliseconds(of:))
+        let modification = record.modificationDate.flatMap(MillisecondDate.milliseconds(of:))
+        var flags: UInt8 = 0
+        if creation != nil { flags |= SystemFieldFlag.creationDate }
+        if modification != nil { flags |= SystemFieldFlag.modificationDate }
+        if record.recordChangeTag != nil { flags |= SystemFieldFlag.changeTag }
+        buffer.append(flags)
+        if let creation { buffer.appendZigZag(creation) }
+        if let modification { buffer.appendZigZag(modification) }
+        if let tag = record.recordChangeTag { appendShortString(tag, to: &buffer) }
+    }
+
+    /// A string of at most 255 bytes (checked by validation): a 1-byte length, then the bytes.
+    private static func appendShortString(_ string: String, to buffer: inout [UInt8]) {
+        buffer.append(UInt8(truncatingIfNeeded: string.utf8.count))
+        buffer.appendUTF8(string)
+    }
+
+    /// The value without its tag byte (lists write their elements' tag once).
+    private static func appendPayload(of value: FieldValue, to buffer: inout [UInt8]) {
+        switch value {
+        case .string(let string):
+            buffer.appendVarint(UInt64(string.utf8.count))
+            buffer.appendUTF8(string)
+        case .int64(let integer):
+            buffer.appendZigZag(integer)
+        case .double(let double):
+            buffer.appendBigEndian(double.bitPattern)
+        case .bool(let bool):
+            buffer.append(bool ? 1 : 0)
+        case .date(let date):
+            // Validation has checked the range; 0 is never written for a valid record.
+            buffer.appendZigZag(MillisecondDate.milliseconds(of: date) ?? 0)
+        case .bytes(let bytes):
+            buffer.appendVarint(UInt64(bytes.count))
+            buffer.append(contentsOf: bytes)
+        case .reference(let reference):
+            buffer.append(reference.action.rawValue)
+            appendShortString(reference.recordID.recordName, to: &buffer)
+        case .location(let location):
+            buffer.appendBigEndian(location.latitude.bitPattern)
+            buffer.appendBigEndian(location.longitude.bitPattern)
+        case .list(let elements):
+            buffer.appendVarint(UInt64(elements.count))
+            guard let first = elements.first else { return }
+            buffer.append(Tag(first.kind).rawValue)
+            for element in elements { appendPayload(of: element, to: &buffer) }
+        }
+    }
+}
