@@ -25,6 +25,7 @@ public final class Log: Sendable {
     private let committer = GroupCommitter()
     private let partitions: Mutex<[String: Partition]>
     private let checkpointLock = Mutex(())
+    private let closed = Mutex(false)
 
     /// Opens (or, unless read-only, creates) the store at `directory`.
     ///
@@ -64,7 +65,7 @@ public final class Log: Sendable {
             }
             loaded[partition.zone] = Partition(
                 zone: partition.zone, directory: path, segments: partition.segments,
-                recoveryPoint: partition.recoveryPoint, options: options, committer: committer, logger: logger)
+                recoveryPoint: partition.recoveryPoint, options: options, committer: committer, storeLock: lock, logger: logger)
         }
         partitions = Mutex(loaded)
         recoveryReport = report
@@ -87,6 +88,7 @@ public final class Log: Sendable {
     @discardableResult
     public func createPartition(for zone: String) throws -> Partition {
         guard !options.readOnly else { throw LogError.readOnly }
+        guard !closed.withLock({ $0 }) else { throw LogError.closed }
         let name = try ZoneDirectoryName.encode(zone)
         return try partitions.withLock { partitions in
             if let existing = partitions[zone] { return existing }
@@ -99,7 +101,7 @@ public final class Log: Sendable {
             let loaded = try PartitionLoader(directory: path, options: options, logger: logger).load(recoveryPoint: 0, report: &report)
             let partition = Partition(
                 zone: zone, directory: path, segments: loaded.segments, recoveryPoint: 0, options: options,
-                committer: committer, logger: logger)
+                committer: committer, storeLock: lock, logger: logger)
             installRollHandler(partition)
             partitions[zone] = partition
             return partition
@@ -111,6 +113,7 @@ public final class Log: Sendable {
     /// - Throws: `LogError.zoneNotFound`.
     public func deletePartition(for zone: String) throws {
         guard !options.readOnly else { throw LogError.readOnly }
+        guard !closed.withLock({ $0 }) else { throw LogError.closed }
         try partitions.withLock { partitions in
             guard let partition = partitions[zone] else { throw LogError.zoneNotFound(zone) }
             try partition.close()
@@ -136,11 +139,13 @@ public final class Log: Sendable {
     }
 
     /// Syncs every partition, writes index files and the recovery checkpoint, and releases the
-    /// lock when the last reference to the log goes away. Later appends throw `LogError.closed`.
+    /// store's write lock. Later appends throw `LogError.closed`.
     public func close() throws {
+        closed.withLock { $0 = true }
         let all = partitions.withLock { Array($0.values) }
         for partition in all { try partition.close() }
         if !options.readOnly { try saveCheckpoint() }
+        lock?.release()
     }
 
     private func installRollHandler(_ partition: Partition) {

@@ -29,11 +29,14 @@ public final class Partition: Sendable {
     let committer: GroupCommitter
     let logger: Logger
     let state: Mutex<State>
+    /// Keeps the store's write lock held while this partition can still be written.
+    let storeLock: StoreLock?
 
     init(
         zone: String, directory: String, segments: [SegmentState], recoveryPoint: Int64, options: LogOptions,
-        committer: GroupCommitter, logger: Logger
+        committer: GroupCommitter, storeLock: StoreLock?, logger: Logger
     ) {
+        self.storeLock = storeLock
         self.zone = zone
         self.directory = directory
         self.options = options

@@ -22,4 +22,9 @@ final class StoreLock: Sendable {
             throw LogError.io(operation: "flock", path: path, errno: errno)
         }
     }
+
+    /// Releases the lock now, before the last reference goes away (on `Log.close()`).
+    func release() {
+        _ = flock(file.descriptor, LOCK_UN)
+    }
 }
