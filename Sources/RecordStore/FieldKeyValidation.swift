@@ -50,6 +50,6 @@ extension Record {
     /// Record.isValidFieldKey("_title")    // false
     /// ```
     public static func isValidFieldKey(_ key: String) -> Bool {
-        IdentifierProblem.of(key.utf8) == nil
+        key.withUTF8Bytes(IdentifierProblem.of) == nil
     }
 }

@@ -3,7 +3,7 @@
 extension FieldValue: Hashable {
     public static func == (lhs: FieldValue, rhs: FieldValue) -> Bool {
         switch (lhs, rhs) {
-        case (.string(let a), .string(let b)): a.utf8.elementsEqual(b.utf8)
+        case (.string(let a), .string(let b)): a.hasSameUTF8(as: b)
         case (.int64(let a), .int64(let b)): a == b
         case (.double(let a), .double(let b)): a.bitPattern == b.bitPattern
         case (.bool(let a), .bool(let b)): a == b

@@ -41,7 +41,9 @@ enum NameProblem: Equatable {
         let count = bytes.count
         if count == 0 { return .empty }
         if count > RecordLimits.maximumNameLength { return .tooLong(bytes: count) }
-        return bytes.allSatisfy { $0 < 0x80 } ? nil : .notASCII
+        var union: UInt8 = 0
+        for byte in bytes { union |= byte }
+        return union < 0x80 ? nil : .notASCII
     }
 }
 
@@ -50,7 +52,7 @@ extension ZoneID {
     ///
     /// - Throws: ``RecordStoreError/Code/invalidArguments`` naming the rule that was broken.
     public func validate() throws(RecordStoreError) {
-        if let problem = NameProblem.ofZoneName(zoneName.utf8) {
+        if let problem = zoneName.withUTF8Bytes(NameProblem.ofZoneName) {
             throw RecordStoreError(
                 .invalidArguments,
                 "Zone name \"\(zoneName)\" is invalid: \(problem.reason). "
@@ -72,7 +74,7 @@ extension RecordID {
     ///
     /// - Throws: ``RecordStoreError/Code/invalidArguments`` naming the rule that was broken.
     public func validate() throws(RecordStoreError) {
-        if let problem = NameProblem.ofRecordName(recordName.utf8) {
+        if let problem = recordName.withUTF8Bytes(NameProblem.ofRecordName) {
             throw RecordStoreError(
                 .invalidArguments,
                 "Record name \"\(recordName)\" is invalid: \(problem.reason). "

@@ -121,7 +121,7 @@ extension Record: Hashable {
     private static func sameBytes(_ lhs: String?, _ rhs: String?) -> Bool {
         switch (lhs, rhs) {
         case (nil, nil): true
-        case (let lhs?, let rhs?): lhs.utf8.elementsEqual(rhs.utf8)
+        case (let lhs?, let rhs?): lhs.hasSameUTF8(as: rhs)
         default: false
         }
     }

@@ -73,7 +73,7 @@ private struct ValueDecoder {
     func readShortString(from reader: inout ByteReader) throws(RecordDecodingError) -> String {
         let start = reader.offset
         let bytes = try reader.readBytes(Int(try reader.readByte()))
-        guard let string = String(validating: bytes, as: UTF8.self) else {
+        guard let string = String(validatingUTF8Bytes: bytes) else {
             throw RecordDecodingError(.invalidUTF8, at: start)
         }
         return string
@@ -121,7 +121,7 @@ private struct ValueDecoder {
         switch tag {
         case .string:
             let bytes = try reader.readBytes(try reader.readCount())
-            guard let string = String(validating: bytes, as: UTF8.self) else {
+            guard let string = String(validatingUTF8Bytes: bytes) else {
                 throw RecordDecodingError(.invalidUTF8, at: start)
             }
             return .string(string)

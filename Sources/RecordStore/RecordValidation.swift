@@ -7,14 +7,14 @@ extension Record {
     ///
     /// - Throws: ``RecordStoreError/Code/invalidArguments`` naming the first rule broken.
     public func validate() throws(RecordStoreError) {
-        if let problem = IdentifierProblem.of(recordType.utf8) {
+        if let problem = recordType.withUTF8Bytes(IdentifierProblem.of) {
             throw invalid(
                 "Record type \"\(recordType)\" is invalid: \(problem.reason). "
                     + "Use a name that starts with an ASCII letter and has only letters, digits and underscores, like \"Note\".")
         }
         try recordID.validate()
         for field in fields {
-            if let problem = IdentifierProblem.of(field.key.utf8) {
+            if let problem = field.key.withUTF8Bytes(IdentifierProblem.of) {
                 throw invalid(
                     "Field key \"\(field.key)\" is invalid: \(problem.reason). Use a key of at most "
                         + "\(RecordLimits.maximumFieldKeyLength) characters that starts with an ASCII letter and has only letters, digits and underscores.")
@@ -71,7 +71,7 @@ extension Record {
                 "Field \"\(key)\" refers to \(target), which is in zone \"\(target.zoneID)\", not \"\(recordID.zoneID)\". "
                     + "References must stay within their zone: move the records into one zone, or store the name as a string.")
         }
-        if let problem = NameProblem.ofRecordName(target.recordName.utf8) {
+        if let problem = target.recordName.withUTF8Bytes(NameProblem.ofRecordName) {
             throw invalid(
                 "Field \"\(key)\" refers to the record name \"\(target.recordName)\", which is invalid: \(problem.reason). "
                     + "Refer to a record by the ID it was saved with.")

@@ -54,6 +54,12 @@ import Testing
     func invalidUTF8() {
         #expect(reason(field([0x01, 0x02, 0xC3, 0x28]))?.reason == .invalidUTF8)
         #expect(reason(field([0x01, 0x01, 0xFF]))?.reason == .invalidUTF8)
+        // A cut 4-byte sequence whose repair (one U+FFFD, 3 bytes) has the same length as the input.
+        #expect(reason(field([0x01, 0x04, 0xF0, 0x9F, 0x98, 0x41]))?.reason == .invalidUTF8)
+        // An overlong NUL and a UTF-16 surrogate.
+        #expect(reason(field([0x01, 0x02, 0xC0, 0x80]))?.reason == .invalidUTF8)
+        #expect(reason(field([0x01, 0x03, 0xED, 0xA0, 0x80]))?.reason == .invalidUTF8)
+        #expect(reason(field([0x01, 0x04, 0xF0, 0x9F, 0x98, 0x80])) == nil, "a whole 4-byte sequence is fine")
         let badTag: [UInt8] = [0x01, 0x01] + ascii("T") + [0x04, 0x01, 0xFF, 0x00]
         #expect(reason(badTag) == RecordDecodingError(.invalidUTF8, at: 4))
     }
