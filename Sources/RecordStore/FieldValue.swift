@@ -32,9 +32,26 @@ public enum FieldValue: Sendable, Codable {
     /// A list whose elements are all of one kind (lists may nest up to ``RecordLimits/maximumListDepth``).
     case list([FieldValue])
 
-    /// The kind of a value, without its payload.
+    /// The kind of a value, without its payload: one case per case of ``FieldValue``.
     public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
-        case string, int64, double, bool, date, bytes, reference, location, list
+        /// ``FieldValue/string(_:)``.
+        case string
+        /// ``FieldValue/int64(_:)``.
+        case int64
+        /// ``FieldValue/double(_:)``.
+        case double
+        /// ``FieldValue/bool(_:)``.
+        case bool
+        /// ``FieldValue/date(_:)``.
+        case date
+        /// ``FieldValue/bytes(_:)``.
+        case bytes
+        /// ``FieldValue/reference(_:)``.
+        case reference
+        /// ``FieldValue/location(_:)``.
+        case location
+        /// ``FieldValue/list(_:)``, whatever its elements.
+        case list
     }
 
     /// This value's kind: `.list` for any list, whatever its elements.

@@ -9,8 +9,8 @@ import Foundation
 /// note.changedKeys()        // ["pinned", "title"]
 /// ```
 ///
-/// Equality compares content — type, ID, fields and system fields — not ``changedKeys()``, so
-/// equal records encode to equal bytes.
+/// Equality compares content — type, ID, fields and system fields (dates by millisecond, as
+/// stored) — not ``changedKeys()``, so equal records encode to equal bytes.
 public struct Record: Sendable {
     /// One field, as kept in key order.
     struct Field: Sendable, Hashable {
