@@ -25,6 +25,9 @@ public struct LogOptions: Sendable {
     public var maxDecompressedBytes = defaultMaxDecompressedBytes
     /// The codec of written batches (reading accepts both).
     public var compression: CompressionCodec = .lz4
+    /// A segment rolls before its offsets would span more than this: relative offsets in the
+    /// index files are int32. Lowered only by tests, to reach the rule without 2³¹ records.
+    var maxOffsetsPerSegment = Int64(Int32.max)
 
     public init(
         readOnly: Bool = false, durability: Durability = .fsync, segmentBytes: Int = 64 << 20,

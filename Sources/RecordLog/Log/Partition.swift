@@ -107,7 +107,7 @@ public final class Partition: Sendable {
             var rolled = false
             if let active = state.segments.last, active.size > 0,
                 active.size + Int64(batch.bytes.count) > Int64(options.effectiveSegmentBytes)
-                    || active.nextOffset + Int64(batch.recordCount) - active.baseOffset > Int64(Int32.max)
+                    || active.nextOffset + Int64(batch.recordCount) - active.baseOffset > options.maxOffsetsPerSegment
             {
                 try roll(&state)
                 rolled = true
