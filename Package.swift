@@ -33,6 +33,7 @@ let package = Package(
         .target(
             name: "RecordStore",
             dependencies: [
+                "RecordLog",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -82,10 +82,22 @@ public final class Partition: Sendable {
 
     /// Appends an encoded batch as one atomic commit; returns the offsets it was given.
     public func append(_ batch: EncodedBatch) async throws -> Range<Int64> {
+        let pending = try appendWithoutWaiting(batch)
+        try await pending.durable()
+        return pending.offsets
+    }
+
+    /// Writes the batch now and returns before it is durable: for callers that must order the
+    /// write with their own state under a lock, then wait for durability outside it.
+    ///
+    /// ```swift
+    /// let pending = try state.withLock { _ in try partition.appendWithoutWaiting(batch) }
+    /// try await pending.durable()   // now it survives a crash
+    /// ```
+    public func appendWithoutWaiting(_ batch: EncodedBatch) throws -> PendingAppend {
         let (offsets, sequence, rolled) = try write(batch)
         if rolled { onRoll() }
-        if options.durability == .fsync { try await committer.waitDurable(sequence) }
-        return offsets
+        return PendingAppend(offsets: offsets, sequence: sequence, committer: options.durability == .fsync ? committer : nil)
     }
 
     /// Called after a segment rolled, outside the partition's lock (the log saves its checkpoint).

@@ -1,0 +1,57 @@
+import RecordLog
+
+extension Database {
+    /// Fetches records by ID, each from its latest version in the log.
+    ///
+    /// - Parameter desiredKeys: the fields to return; nil for all, `[]` for system fields only.
+    /// - Returns: one result per ID: the record, or `unknownItem` / `zoneNotFound`.
+    public func records(for ids: [RecordID], desiredKeys: [String]? = nil) async throws -> [RecordID: Result<Record, RecordStoreError>] {
+        try checkOpen()
+        var results: [RecordID: Result<Record, RecordStoreError>] = [:]
+        for id in ids {
+            do {
+                let zone = try zone(id.zoneID)
+                guard let entry = zone.records[id.recordName] else { throw RecordStoreError.unknownItem(id) }
+                results[id] = .success(try readRecord(name: id.recordName, entry: entry, zone: zone).keeping(desiredKeys))
+            } catch let error as RecordStoreError {
+                results[id] = .failure(error)
+            }
+        }
+        return results
+    }
+
+    /// Fetches one record.
+    ///
+    /// - Throws: `unknownItem` or `zoneNotFound`.
+    public func record(for id: RecordID, desiredKeys: [String]? = nil) async throws -> Record {
+        guard let result = try await records(for: [id], desiredKeys: desiredKeys)[id] else { throw RecordStoreError.unknownItem(id) }
+        return try result.get()
+    }
+
+    /// Reads the record saved at `entry.offset` from the zone's partition.
+    func readRecord(name: String, entry: RecordEntry, zone: ZoneState) throws -> Record {
+        var found: Record?
+        try zone.partition.forEachRecord(from: entry.offset, to: entry.offset + 1) { event in
+            if let value = event.value {
+                found = try RecordCodec.decode(value, recordID: RecordID(recordName: name, zoneID: zone.zoneID))
+            }
+            return false
+        }
+        guard let found else {
+            throw RecordStoreError(.internalError, "The log holds no saved record \(name) at offset \(entry.offset) of zone \(zone.zoneID).")
+        }
+        return found
+    }
+}
+
+extension Record {
+    /// The record with only `desiredKeys` (all when nil), system fields kept.
+    func keeping(_ desiredKeys: [String]?) -> Record {
+        guard let desiredKeys else { return self }
+        let wanted = Set(desiredKeys)
+        var copy = self
+        for key in allKeys() where !wanted.contains(key) { copy[key] = nil }
+        copy.clearChangedKeys()
+        return copy
+    }
+}

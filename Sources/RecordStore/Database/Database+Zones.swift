@@ -1,0 +1,105 @@
+import RecordLog
+
+extension Database {
+    /// Creates a zone; saving a zone that exists returns it unchanged (as CloudKit does).
+    ///
+    /// - Throws: `invalidArguments` for a bad zone name.
+    @discardableResult
+    public func createZone(_ zoneID: ZoneID) async throws -> ZoneID {
+        try checkOpen()
+        try zoneID.validate()
+        let name = try Self.partitionName(zoneID)
+        let pending = try state.withLock { state -> PendingAppend? in
+            if state.zones[zoneID] != nil { return nil }
+            var batch = RecordBatchBuilder()
+            batch.append(key: name, value: [], headers: StoredEvent.headers(.createZone))
+            let pending = try system.appendWithoutWaiting(batch.encode())
+            let partition = try log.createPartition(for: name)
+            state.zones[zoneID] = ZoneState(zoneID: zoneID, partition: partition, incarnation: pending.offsets.lowerBound)
+            return pending
+        }
+        try await pending?.durable()
+        if pending != nil { subscriptions.publishZoneChange(zoneID, deleted: false) }
+        return zoneID
+    }
+
+    /// Deletes a zone and every record in it.
+    ///
+    /// - Throws: `zoneNotFound`; `invalidArguments` for the default zone, which cannot be deleted.
+    public func deleteZone(_ zoneID: ZoneID) async throws {
+        try checkOpen()
+        guard !zoneID.isDefault else {
+            throw RecordStoreError(.invalidArguments, "The default zone cannot be deleted; delete its records instead.", zoneID: zoneID)
+        }
+        let name = try Self.partitionName(zoneID)
+        let pending = try state.withLock { state -> PendingAppend in
+            guard state.zones[zoneID] != nil else { throw RecordStoreError.zoneNotFound(zoneID) }
+            var batch = RecordBatchBuilder()
+            batch.append(key: name, value: nil, headers: StoredEvent.headers(.deleteZone))
+            let pending = try system.appendWithoutWaiting(batch.encode())
+            state.zones[zoneID] = nil
+            return pending
+        }
+        try await pending.durable()
+        // The deletion is durable; now the files. A crash before this point leaves a partition
+        // that the next open removes, because the system log says the zone is gone.
+        try log.deletePartition(for: name)
+        subscriptions.publishZoneChange(zoneID, deleted: true)
+    }
+
+    /// Every zone, the default zone included, sorted by name.
+    public func allZones() throws -> [ZoneID] {
+        try checkOpen()
+        return state.withLock { $0.zones.keys.sorted { $0.zoneName < $1.zoneName } }
+    }
+
+    /// Whether the zone exists.
+    ///
+    /// - Throws: `zoneNotFound` when it does not.
+    public func fetchZone(_ zoneID: ZoneID) throws -> ZoneID {
+        try checkOpen()
+        guard state.withLock({ $0.zones[zoneID] != nil }) else { throw RecordStoreError.zoneNotFound(zoneID) }
+        return zoneID
+    }
+
+    /// Replays the system log for the live zones, reconciles the partitions with it, and replays
+    /// every zone's partition.
+    func loadZones() async throws {
+        var live: [String: Int64] = [:]
+        try system.forEachRecord(from: 0) { event in
+            guard let name = event.keyString else { return true }
+            switch StoredEvent.kind(of: event) {
+            case .createZone?: live[name] = event.offset
+            case .deleteZone?: live[name] = nil
+            default: break
+            }
+            return true
+        }
+        if live[RecordLimits.defaultZoneName] == nil {
+            var batch = RecordBatchBuilder()
+            batch.append(key: RecordLimits.defaultZoneName, value: [], headers: StoredEvent.headers(.createZone))
+            live[RecordLimits.defaultZoneName] = try await system.append(batch).lowerBound
+        }
+        // A zone deleted in the system log whose files survived a crash.
+        for name in log.zones where name != StoredEvent.systemPartition && live[name] == nil {
+            try log.deletePartition(for: name)
+        }
+        var zones: [ZoneID: ZoneState] = [:]
+        for (name, incarnation) in live {
+            let zoneID = ZoneID(zoneName: name)
+            var zone = ZoneState(zoneID: zoneID, partition: try log.createPartition(for: name), incarnation: incarnation)
+            try zone.partition.forEachRecord(from: zone.partition.startOffset) { event in
+                try zone.apply(event)
+                return true
+            }
+            zones[zoneID] = zone
+        }
+        state.withLock { $0.zones = zones }
+    }
+
+    /// The zone's state, or `zoneNotFound`.
+    func zone(_ zoneID: ZoneID) throws(RecordStoreError) -> ZoneState {
+        guard let zone = state.withLock({ $0.zones[zoneID] }) else { throw RecordStoreError.zoneNotFound(zoneID) }
+        return zone
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import Logging
+import RecordLog
+import Synchronization
+
+/// A CloudKit-shaped database over a RecordLog store: zones are partitions, every save or delete
+/// is an event appended to its zone's log, and a change token is a log offset.
+///
+/// ```swift
+/// let database = try await Database(directory: "/var/lib/myapp/store")
+/// var note = Record(recordType: "Note", recordID: RecordID(recordName: "n1"))
+/// note["text"] = .string("Buy milk")
+/// let saved = try await database.save(note)        // durable when it returns
+/// let changes = try await database.fetchZoneChanges(in: .default, since: nil)
+/// ```
+public final class Database: Sendable {
+    struct State: Sendable {
+        var zones: [ZoneID: ZoneState] = [:]
+        var closed = false
+    }
+
+    /// The store directory.
+    public let directory: String
+    let log: Log
+    let system: Partition
+    /// Sixteen random bytes naming this store: a change token from another store is refused.
+    let storeID: [UInt8]
+    let state: Mutex<State>
+    let subscriptions = SubscriptionHub()
+    let logger: Logger
+
+    /// Opens the store at `directory`, creating it when missing, and rebuilds the current state
+    /// by replaying the log.
+    ///
+    /// - Throws: `LogError` when the log cannot be opened (locked, corrupt — see `Log.repair`),
+    ///   `RecordStoreError(.internalError)` when an event in it cannot be decoded.
+    public init(
+        directory: String, durability: LogOptions.Durability = .fsync, logger: Logger = Logger(label: "RecordStore")
+    ) async throws {
+        self.directory = directory
+        self.logger = logger
+        var options = LogOptions(durability: durability)
+        options.compression = .lz4
+        log = try Log(directory: directory, options: options, logger: logger)
+        system = try log.createPartition(for: StoredEvent.systemPartition)
+        storeID = try await Self.storeIdentity(system)
+        state = Mutex(State())
+        try await loadZones()
+        try loadSubscriptions()
+    }
+
+    /// A new database in a fresh temporary directory, for tests: no server, no cleanup needed
+    /// beyond `removeTemporaryDirectory()` (or the system's temporary-file sweep).
+    public static func temporary(durability: LogOptions.Durability = .noSyncUnsafe) async throws -> Database {
+        let path = FileManager.default.temporaryDirectory
+            .appendingPathComponent("RecordStore-\(UUID().uuidString)").path
+        return try await Database(directory: path, durability: durability)
+    }
+
+    /// Closes the log (syncs, writes index files and checkpoints, releases the lock).
+    public func close() throws {
+        state.withLock { $0.closed = true }
+        subscriptions.finishAll()
+        try log.close()
+    }
+
+    /// Closes the database and deletes its directory.
+    public func removeTemporaryDirectory() throws {
+        try close()
+        try FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// Reads the store's identity event, writing it first in a new store.
+    private static func storeIdentity(_ system: Partition) async throws -> [UInt8] {
+        if system.endOffset > 0, let first = try system.records(from: 0, limit: 1).first,
+            StoredEvent.kind(of: first) == .storeIdentity, let value = first.value, value.count == 16
+        {
+            return Array(value)
+        }
+        guard system.endOffset == 0 else {
+            throw RecordStoreError(.internalError, "the store's system log does not start with its identity")
+        }
+        var identity = [UInt8](repeating: 0, count: 16)
+        var generator = SystemRandomNumberGenerator()
+        for index in identity.indices { identity[index] = generator.next() }
+        var batch = RecordBatchBuilder()
+        batch.append(key: "store", value: identity, headers: StoredEvent.headers(.storeIdentity))
+        _ = try await system.append(batch)
+        return identity
+    }
+
+    /// The log partition name of a zone.
+    static func partitionName(_ zoneID: ZoneID) throws(RecordStoreError) -> String {
+        guard zoneID.ownerName == RecordLimits.defaultOwnerName else {
+            throw RecordStoreError(
+                .invalidArguments,
+                "Zone \(zoneID) has owner \"\(zoneID.ownerName)\"; this store holds only the default owner's zones (\(RecordLimits.defaultOwnerName)).",
+                zoneID: zoneID)
+        }
+        return zoneID.zoneName
+    }
+
+    func checkOpen() throws(RecordStoreError) {
+        if state.withLock({ $0.closed }) { throw RecordStoreError(.internalError, "The database is closed; open it again.") }
+    }
+}

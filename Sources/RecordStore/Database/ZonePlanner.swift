@@ -1,0 +1,135 @@
+import Foundation
+import RecordLog
+
+/// One zone's part of a modify request, checked against the zone's state: what to write, and
+/// which items fail and why.
+struct ZonePlan: Sendable {
+    struct Save: Sendable {
+        /// The record as the caller gave it.
+        var original: Record
+        /// The record to write (policy applied, dates set; the change tag is set at write time).
+        var record: Record
+        var isNew: Bool
+    }
+
+    struct Delete: Sendable {
+        var name: String
+        var recordType: String
+    }
+
+    let zoneID: ZoneID
+    var saves: [Save] = []
+    /// Requested deletes and their cascade.
+    var deletes: [Delete] = []
+    var requestedDeletes: [RecordID] = []
+    var failures: [RecordID: RecordStoreError] = [:]
+
+    var isEmpty: Bool { saves.isEmpty && deletes.isEmpty }
+}
+
+/// Checks a zone's saves and deletes against the zone's live records.
+struct ZonePlanner {
+    let zone: ZoneState?
+    let zoneID: ZoneID
+    let policy: SavePolicy
+    let now: Date
+    let database: Database
+
+    func plan(saving: [Record], deleting: [RecordID]) throws -> ZonePlan {
+        var plan = ZonePlan(zoneID: zoneID)
+        plan.requestedDeletes = deleting
+        guard let zone else {
+            for id in saving.map(\.recordID) + deleting { plan.failures[id] = .zoneNotFound(zoneID) }
+            return plan
+        }
+        for record in saving {
+            do { plan.saves.append(try planSave(record, zone: zone)) } catch let error as RecordStoreError {
+                plan.failures[record.recordID] = error
+            }
+        }
+        var deleted = Set<String>()
+        for id in deleting {
+            if zone.records[id.recordName] == nil { plan.failures[id] = .unknownItem(id) } else { deleted.insert(id.recordName) }
+        }
+        // References are checked until nothing more fails: a save can fail because a record it
+        // points to failed to save.
+        while true {
+            let cascade = cascadeOf(deleted, zone: zone, saved: Set(plan.saves.map(\.record.recordID.recordName)))
+            let savedNames = Set(plan.saves.map(\.record.recordID.recordName))
+            var newFailure = false
+            plan.saves.removeAll { save in
+                for target in save.record.cascadeTargets() {
+                    let exists = (zone.records[target] != nil || savedNames.contains(target)) && !cascade.contains(target)
+                    if !exists {
+                        plan.failures[save.record.recordID] = .referenceViolation(
+                            from: save.record.recordID, to: RecordID(recordName: target, zoneID: zoneID))
+                        newFailure = true
+                        return true
+                    }
+                }
+                return false
+            }
+            if !newFailure {
+                plan.deletes = cascade.sorted().compactMap { name in
+                    zone.records[name].map { ZonePlan.Delete(name: name, recordType: $0.recordType) }
+                }
+                return plan
+            }
+        }
+    }
+
+    private func planSave(_ record: Record, zone: ZoneState) throws -> ZonePlan.Save {
+        try record.validate()
+        let name = record.recordID.recordName
+        guard let existing = zone.records[name] else {
+            if policy == .ifServerRecordUnchanged, record.recordChangeTag != nil {
+                throw RecordStoreError(
+                    .unknownItem,
+                    "Record \(record.recordID) was deleted on the server since you fetched it. Save a new record without a change tag to recreate it.",
+                    recordID: record.recordID)
+            }
+            var new = record
+            new.creationDate = now
+            new.modificationDate = now
+            return ZonePlan.Save(original: record, record: new, isNew: true)
+        }
+        var result: Record
+        switch policy {
+        case .ifServerRecordUnchanged:
+            guard record.recordChangeTag == existing.changeTag else {
+                throw RecordStoreError.serverRecordChanged(record.recordID, serverRecord: try database.readRecord(name: name, entry: existing, zone: zone))
+            }
+            result = record
+        case .changedKeys:
+            let server = try database.readRecord(name: name, entry: existing, zone: zone)
+            guard server.recordType == record.recordType else {
+                throw RecordStoreError(
+                    .invalidArguments,
+                    "Record \(record.recordID) is a \(server.recordType) on the server, not a \(record.recordType); save it with its own type.",
+                    recordID: record.recordID)
+            }
+            result = server
+            for key in record.changedKeys() { result[key] = record[key] }
+        case .allKeys:
+            result = record
+        }
+        result.creationDate = existing.creationDate ?? now
+        result.modificationDate = now
+        return ZonePlan.Save(original: record, record: result, isNew: false)
+    }
+
+    /// The records deleted by deleting `names`: the names and, transitively, every record that
+    /// references one of them with `.deleteSelf` — except records saved in this request, whose
+    /// new version is checked on its own.
+    private func cascadeOf(_ names: Set<String>, zone: ZoneState, saved: Set<String>) -> Set<String> {
+        var result = names
+        var queue = Array(names)
+        while let target = queue.popLast() {
+            for referrer in zone.referrers[target] ?? [] where !saved.contains(referrer) && !result.contains(referrer) {
+                result.insert(referrer)
+                queue.append(referrer)
+            }
+        }
+        return result
+    }
+}
