@@ -147,6 +147,14 @@ extension Database {
                 committed.changes.append(.deleted(id, recordType: delete.recordType))
             }
             state.zones[zoneID] = zone
+            for change in committed.changes {
+                let event: ViewEvent
+                switch change {
+                case .saved(let record, _): event = .saved(record)
+                case .deleted(let id, let recordType): event = .deleted(id, recordType: recordType)
+                }
+                for view in state.views { view.apply(event) }
+            }
             committed.pending = pending
             return committed
         }

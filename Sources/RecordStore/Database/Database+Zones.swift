@@ -38,6 +38,7 @@ extension Database {
             batch.append(key: name, value: nil, headers: StoredEvent.headers(.deleteZone))
             let pending = try system.appendWithoutWaiting(batch.encode())
             state.zones[zoneID] = nil
+            for view in state.views { view.apply(.zoneDeleted(zoneID)) }
             return pending
         }
         try await pending.durable()
@@ -64,7 +65,8 @@ extension Database {
 
     /// Replays the system log for the live zones, reconciles the partitions with it, and replays
     /// every zone's partition.
-    func loadZones() async throws {
+    func loadZones() async throws -> OpenReport {
+        var report = OpenReport()
         var live: [String: Int64] = [:]
         try system.forEachRecord(from: 0) { event in
             guard let name = event.keyString else { return true }
@@ -84,17 +86,29 @@ extension Database {
         for name in log.zones where name != StoredEvent.systemPartition && live[name] == nil {
             try log.deletePartition(for: name)
         }
+        let snapshot = loadSnapshot()
         var zones: [ZoneID: ZoneState] = [:]
         for (name, incarnation) in live {
             let zoneID = ZoneID(zoneName: name)
             var zone = ZoneState(zoneID: zoneID, partition: try log.createPartition(for: name), incarnation: incarnation)
-            try zone.partition.forEachRecord(from: zone.partition.startOffset) { event in
+            var from = zone.partition.startOffset
+            // A checkpoint of this incarnation that covers no more than the log holds: start from it.
+            if let saved = snapshot[name], saved.incarnation == incarnation,
+                saved.coveredOffset >= from, saved.coveredOffset <= zone.partition.endOffset
+            {
+                for (recordName, entry) in saved.records { zone.applySave(name: recordName, entry: entry) }
+                from = saved.coveredOffset
+                report.zonesFromSnapshot += 1
+            }
+            try zone.partition.forEachRecord(from: from) { event in
                 try zone.apply(event)
+                report.replayedEvents += 1
                 return true
             }
             zones[zoneID] = zone
         }
         state.withLock { $0.zones = zones }
+        return report
     }
 
     /// The zone's state, or `zoneNotFound`.

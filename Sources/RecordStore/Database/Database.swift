@@ -17,6 +17,9 @@ public final class Database: Sendable {
     struct State: Sendable {
         var zones: [ZoneID: ZoneState] = [:]
         var closed = false
+        var openReport = OpenReport()
+        /// Registered materialized views, fed every commit under the lock, in log order.
+        var views: [ViewSink] = []
     }
 
     /// The store directory.
@@ -27,6 +30,8 @@ public final class Database: Sendable {
     let storeID: [UInt8]
     let state: Mutex<State>
     let subscriptions = SubscriptionHub()
+    /// How the open rebuilt the current state.
+    public var openReport: OpenReport { state.withLock { $0.openReport } }
     let logger: Logger
 
     /// Opens the store at `directory`, creating it when missing, and rebuilds the current state
@@ -45,7 +50,8 @@ public final class Database: Sendable {
         system = try log.createPartition(for: StoredEvent.systemPartition)
         storeID = try await Self.storeIdentity(system)
         state = Mutex(State())
-        try await loadZones()
+        let report = try await loadZones()
+        state.withLock { $0.openReport = report }
         try loadSubscriptions()
     }
 
@@ -59,6 +65,8 @@ public final class Database: Sendable {
 
     /// Closes the log (syncs, writes index files and checkpoints, releases the lock).
     public func close() throws {
+        guard !state.withLock({ $0.closed }) else { return }
+        try checkpoint()
         state.withLock { $0.closed = true }
         subscriptions.finishAll()
         try log.close()

@@ -1,0 +1,23 @@
+/// Small files written the crash-safe way — for the layers above the log that keep their own
+/// snapshots beside it (mode 0600, directories 0700).
+public enum DurableFile {
+    /// Replaces the file at `path` with `bytes` atomically and durably: a temporary file, fsync,
+    /// rename, fsync of the directory. The directory is created (0700) when missing.
+    public static func write(_ bytes: [UInt8], to path: String) throws {
+        let directory = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        let parent = directory.isEmpty ? "." : directory
+        try FileSystem.makeDirectory(parent)
+        try FileSystem.writeAtomically(bytes, to: path, directory: parent)
+    }
+
+    /// The file's bytes, or nil when it does not exist.
+    public static func read(_ path: String) throws -> [UInt8]? {
+        guard FileSystem.exists(path) else { return nil }
+        return try FileSystem.readAll(path)
+    }
+
+    /// Removes the file if it exists.
+    public static func remove(_ path: String) throws {
+        try FileSystem.remove(path)
+    }
+}

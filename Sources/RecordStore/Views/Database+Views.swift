@@ -1,0 +1,103 @@
+import Foundation
+import RecordLog
+
+extension Database {
+    /// Registers a view: it is built from its snapshot and the events after it (or by replaying
+    /// the whole log), then kept live on every commit.
+    ///
+    /// - Throws: `invalidArguments` for a bad view name or one already registered.
+    public func register<View: MaterializedView>(_ type: View.Type) throws -> ViewHandle<View> {
+        try checkOpen()
+        try Self.validateViewName(View.name)
+        let saved = (try? DurableFile.read(ViewSnapshot<View>.path(directory: directory))).flatMap { $0 }.flatMap(ViewSnapshot<View>.decode)
+        return try state.withLock { state in
+            guard !state.views.contains(where: { $0.name == View.name }) else {
+                throw RecordStoreError(.invalidArguments, "A view named \"\(View.name)\" is registered already; register each view once.")
+            }
+            let view = try build(View.self, zones: Array(state.zones.values), from: saved?.storeID == storeID ? saved : nil)
+            let handle = ViewHandle(view)
+            state.views.append(ViewSink(handle))
+            return handle
+        }
+    }
+
+    /// The view rebuilt from scratch by replaying every zone's log — what a registered view must
+    /// equal at any time. For tests and debugging; the database is not changed.
+    public func rebuild<View: MaterializedView>(_ type: View.Type) throws -> View {
+        try checkOpen()
+        let zones = state.withLock { Array($0.zones.values) }
+        return try build(View.self, zones: zones, from: nil)
+    }
+
+    /// Folds the zones' events into a view, starting from a snapshot when it fits the logs.
+    private func build<View: MaterializedView>(_ type: View.Type, zones: [ZoneState], from snapshot: ViewSnapshot<View>?) throws -> View {
+        var view = View()
+        var starts: [ZoneID: Int64] = [:]
+        if let snapshot {
+            let live = Dictionary(zones.map { ($0.zoneID.zoneName, $0) }, uniquingKeysWith: { first, _ in first })
+            let usable = snapshot.zones.allSatisfy { name, position in
+                guard let zone = live[name], zone.incarnation == position.incarnation else { return true }
+                return position.offset >= zone.partition.startOffset && position.offset <= zone.partition.endOffset
+            }
+            if usable {
+                view = snapshot.view
+                for (name, position) in snapshot.zones {
+                    if let zone = live[name], zone.incarnation == position.incarnation {
+                        starts[zone.zoneID] = position.offset
+                    } else {
+                        view.apply(.zoneDeleted(ZoneID(zoneName: name)))
+                    }
+                }
+            }
+        }
+        for zone in zones.sorted(by: { $0.zoneID.zoneName < $1.zoneID.zoneName }) {
+            let end = zone.partition.endOffset
+            try zone.partition.forEachRecord(from: starts[zone.zoneID] ?? zone.partition.startOffset, to: end) { event in
+                if let viewEvent = try Self.viewEvent(event, zoneID: zone.zoneID) { view.apply(viewEvent) }
+                return true
+            }
+        }
+        return view
+    }
+
+    /// The view event of a zone's log record.
+    static func viewEvent(_ event: LogRecord, zoneID: ZoneID) throws -> ViewEvent? {
+        guard let name = event.keyString else { return nil }
+        let id = RecordID(recordName: name, zoneID: zoneID)
+        switch StoredEvent.kind(of: event) {
+        case .save?:
+            guard let value = event.value else { return nil }
+            return .saved(try RecordCodec.decode(value, recordID: id))
+        case .delete?:
+            return .deleted(id, recordType: event.header(StoredEvent.recordTypeHeader)?.stringValue ?? "")
+        default:
+            return nil
+        }
+    }
+
+    /// Writes every registered view's snapshot, with the offsets it covers. Called under the lock
+    /// by `checkpoint()`.
+    func snapshotViews(_ state: State) throws {
+        let zones = Dictionary(
+            state.zones.values.map { ($0.zoneID.zoneName, ["incarnation": $0.incarnation, "offset": $0.partition.endOffset]) },
+            uniquingKeysWith: { first, _ in first })
+        for sink in state.views {
+            // Assemble the snapshot JSON around the view's own JSON, keys sorted as JSONEncoder's.
+            let zonesJSON = try JSONEncoder.sortedKeys.encode(zones)
+            let storeJSON = try JSONEncoder.sortedKeys.encode(storeID)
+            var json = Array("{\"storeID\":".utf8) + Array(storeJSON) + Array(",\"view\":".utf8) + (try sink.encode())
+            json += Array(",\"zones\":".utf8) + Array(zonesJSON) + Array("}".utf8)
+            TokenBytes.append(CRC32C.checksum(json), to: &json)
+            try DurableFile.write(json, to: directory + "/" + StateSnapshot.directoryName + "/view-" + sink.name + ".snapshot")
+        }
+    }
+
+    static func validateViewName(_ name: String) throws(RecordStoreError) {
+        let allowed = name.utf8.allSatisfy { byte in
+            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x5F || byte == 0x2D
+        }
+        guard !name.isEmpty, name.utf8.count <= 100, allowed else {
+            throw RecordStoreError(.invalidArguments, "View name \"\(name)\" is invalid: use 1 to 100 letters, digits, '_' or '-'.")
+        }
+    }
+}

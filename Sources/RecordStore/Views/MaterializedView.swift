@@ -1,0 +1,35 @@
+/// An event as a materialized view sees it.
+public enum ViewEvent: Sendable, Hashable {
+    /// A record saved (created or updated), in its new state.
+    case saved(Record)
+    /// A record deleted.
+    case deleted(RecordID, recordType: String)
+    /// A zone deleted with everything in it: drop what the view holds of it.
+    case zoneDeleted(ZoneID)
+}
+
+/// A deterministic fold over the database's events, kept live on every commit, snapshotted with
+/// the checkpoint, and rebuilt by replaying the log.
+///
+/// Events reach a view in log order within each zone; zones are independent partitions (as in
+/// Kafka), so a view must not depend on the order of events of *different* zones — a replay
+/// reads zone after zone. A view must forget a zone on `.zoneDeleted`: a replay never sees the
+/// events of a deleted zone.
+///
+/// ```swift
+/// struct NoteCount: MaterializedView {
+///     static let name = "note-count"
+///     var byZone: [String: Int] = [:]
+///     mutating func apply(_ event: ViewEvent) { … }
+/// }
+/// let counts = try database.register(NoteCount.self)
+/// counts.current.byZone
+/// ```
+public protocol MaterializedView: Sendable, Codable, Equatable {
+    /// Names the view's snapshot file: 1 to 100 of `[A-Za-z0-9_-]`.
+    static var name: String { get }
+    /// The view of an empty database.
+    init()
+    /// Folds one event into the view.
+    mutating func apply(_ event: ViewEvent)
+}

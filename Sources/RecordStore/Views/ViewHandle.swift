@@ -1,0 +1,30 @@
+import Synchronization
+
+/// A registered view, kept current by the database.
+public final class ViewHandle<View: MaterializedView>: Sendable {
+    let box: Mutex<View>
+
+    init(_ view: View) { box = Mutex(view) }
+
+    /// The view as of the last commit.
+    public var current: View { box.withLock { $0 } }
+
+    /// Reads the view without copying it.
+    public func read<Result>(_ body: (borrowing View) throws -> Result) rethrows -> Result {
+        try box.withLock { try body($0) }
+    }
+}
+
+/// A view behind a type-erased face, as the database keeps it.
+struct ViewSink: Sendable {
+    let name: String
+    let apply: @Sendable (ViewEvent) -> Void
+    /// The view's bytes for its snapshot (JSON).
+    let encode: @Sendable () throws -> [UInt8]
+
+    init<View: MaterializedView>(_ handle: ViewHandle<View>) {
+        name = View.name
+        apply = { event in handle.box.withLock { $0.apply(event) } }
+        encode = { try ViewSnapshot.encodeView(handle.current) }
+    }
+}
