@@ -53,10 +53,7 @@ import Testing
             #expect(throws: LogError.offsetOutOfRange(offset: 4, start: 0, end: 3)) { try notes.batches(from: 4) }
             #expect(throws: LogError.offsetOutOfRange(offset: -1, start: 0, end: 3)) { try notes.batches(from: -1) }
             #expect(throws: LogError.offsetOutOfRange(offset: -1, start: 0, end: 3)) { try notes.records(from: -1) }
-            let pastEnd = Result { try notes.records(from: 4) }
-            withKnownIssue("records(from:) past endOffset returns [] instead of throwing offsetOutOfRange") {
-                #expect(throws: LogError.offsetOutOfRange(offset: 4, start: 0, end: 3)) { try pastEnd.get() }
-            }
+            #expect(throws: LogError.offsetOutOfRange(offset: 4, start: 0, end: 3)) { try notes.records(from: 4) }
             #expect(throws: LogError.offsetOutOfRange(offset: .max, start: 0, end: 3)) { try notes.batches(from: .max) }
             #expect(try notes.records(from: 3).isEmpty, "the end offset itself is a valid, empty position")
             try log.close()
@@ -114,11 +111,6 @@ import Testing
                     let batches: [RecordBatch]
                     do {
                         batches = try notes.batches(from: offset, maxBytes: maxBytes)
-                    } catch LogError.corruptBatch(_, _, _, let reason) where reason.hasPrefix("incomplete batch") {
-                        withKnownIssue("batches(from:maxBytes:) reports a healthy batch as corrupt when its read chunk ends within the next batch's first 12 bytes") {
-                            Issue.record("batches(from: \(offset), maxBytes: \(maxBytes)) threw corruptBatch: \(reason)")
-                        }
-                        continue
                     } catch {
                         Issue.record("batches(from: \(offset), maxBytes: \(maxBytes)) threw \(error)")
                         continue
@@ -158,15 +150,8 @@ import Testing
             let log = try Log(directory: store, options: fastOptions())
             let notes = try log.createPartition(for: "Notes")
             let size = try await Self.appendEqualBatches(to: notes, count: 20, valueBytes: 100)
-            for extra in [0, 12, 13, 60] {
+            for extra in [0, 1, 5, 11, 12, 13, 60] {
                 #expect(try notes.batches(from: 0, maxBytes: 10 * size + extra).count == 10, "maxBytes \(10 * size + extra)")
-            }
-            for extra in [1, 5, 11] {
-                let result = Result { try notes.batches(from: 0, maxBytes: 10 * size + extra) }
-                withKnownIssue("Partition+Read.swift: fewer than 12 bytes left in the chunk → BatchValidation reports .incomplete → corruptBatch") {
-                    let batches = try result.get()
-                    #expect(batches.count == 10, "maxBytes \(10 * size + extra)")
-                }
             }
             try log.close()
         }
@@ -183,11 +168,7 @@ import Testing
             let count = (4 << 20) / (valueBytes + 71) + 10
             let size = try await Self.appendEqualBatches(to: notes, count: count, valueBytes: valueBytes)
             try #require(size == valueBytes + 71)
-            let result = Result { try notes.records(from: 0).count }
-            withKnownIssue("records(from:) reads 4 MiB chunks through batches(from:maxBytes:), which throws corruptBatch when the chunk ends within a batch's first 12 bytes") {
-                let read = try result.get()
-                #expect(read == count)
-            }
+            #expect(try notes.records(from: 0).count == count)
             try log.close()
         }
     }

@@ -78,7 +78,7 @@ public enum LZ4Frame {
             throw LogError.malformedFrame(reason: errorName(headerResult))
         }
         if info.contentSize > UInt64(limit) { throw LogError.decompressedSizeExceeded(limit: limit) }
-        let firstCapacity = max(1, min(limit, info.contentSize > 0 ? Int(info.contentSize) : max(sizeHint, 256)))
+        let firstCapacity = max(0, min(limit, info.contentSize > 0 ? Int(info.contentSize) : max(sizeHint, 256)))
 
         var decoder = ChunkedOutput(limit: limit)
         defer { decoder.deallocate() }

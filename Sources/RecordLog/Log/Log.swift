@@ -47,7 +47,8 @@ public final class Log: Sendable {
         let checkpoint = RecoveryCheckpoint.read(directory: directory)
         var report = RecoveryReport()
         var loaded: [String: Partition] = [:]
-        for name in try FileSystem.list(zonesDirectory) {
+        let zoneNames = FileSystem.isDirectory(zonesDirectory) ? try FileSystem.list(zonesDirectory) : []
+        for name in zoneNames {
             let path = FileSystem.join(zonesDirectory, name)
             if name.hasPrefix(StoreLayout.temporaryPrefix) || name.hasPrefix(StoreLayout.deletedPrefix) {
                 // An interrupted creation or deletion: never visible as a zone.

@@ -21,51 +21,65 @@ extension Partition {
         guard offset >= view.start, offset <= view.end else {
             throw LogError.offsetOutOfRange(offset: offset, start: view.start, end: view.end)
         }
+        guard var index = view.segments.lastIndex(where: { $0.baseOffset <= offset }) else { return [] }
         var batches: [RecordBatch] = []
         var budget = maxBytes
-        guard var index = view.segments.lastIndex(where: { $0.baseOffset <= offset }) else { return [] }
         var position = view.segments[index].indexer.offsetIndex.startPosition(for: offset - view.segments[index].baseOffset)
-        while index < view.segments.count, budget > 0 || batches.isEmpty {
+        var expected: Int64?  // the next base offset, once a batch was read
+        var chunk: [UInt8] = []
+        var chunkStart: Int64 = 0
+        while index < view.segments.count, batches.isEmpty || budget > 0 {
             let segment = view.segments[index]
-            if position >= segment.size {
+            guard position < segment.size else {
                 index += 1
                 position = 0
+                chunk = []
                 continue
             }
-            let want = Int(min(segment.size - position, Int64(max(budget, RecordBatchHeader.size))))
-            var chunk = try segment.file.read(at: position, count: want)
-            var local = 0
-            while local < chunk.count, budget > 0 || batches.isEmpty {
-                let declared = chunk.withUnsafeBytes { ByteReader($0).getInteger(at: local + 8, as: Int32.self) }
-                if let declared, local + RecordBatchHeader.logOverhead + Int(max(0, declared)) > chunk.count {
-                    // The batch continues past this chunk: read it whole, if it is within the segment.
-                    let total = Int64(RecordBatchHeader.logOverhead) + Int64(max(0, declared))
-                    guard position + Int64(local) + total <= segment.size else { break }
-                    if batches.isEmpty || budget >= Int(total) {
-                        position += Int64(local)
-                        chunk = try segment.file.read(at: position, count: Int(total))
-                        local = 0
-                    } else {
-                        budget = 0
-                        break
-                    }
-                }
-                let checked = chunk.withUnsafeBytes {
-                    BatchValidation.check(UnsafeRawBufferPointer(rebasing: $0[local...]), maxBatchBytes: options.maxBatchBytes)
-                }
-                guard case .success(let header) = checked else {
-                    let problem: BatchProblem
-                    if case .failure(let failure) = checked { problem = failure } else { problem = .badLength(0) }
-                    throw LogError.corruptBatch(
-                        file: segment.path, position: position + Int64(local), offset: offset, reason: problem.description)
-                }
-                if header.lastOffset >= offset {
-                    batches.append(RecordBatch(validated: header, bytes: chunk[local..<(local + header.totalSize)]))
-                    budget -= header.totalSize
-                }
-                local += header.totalSize
+            let readSize = { (atLeast: Int) in
+                Int(min(segment.size - position, Int64(max(atLeast, budget, 64 << 10))))
             }
-            position += Int64(local)
+            func corrupt(_ problem: BatchProblem) -> LogError {
+                .corruptBatch(file: segment.path, position: position, offset: expected ?? offset, reason: problem.description)
+            }
+            var local = Int(position - chunkStart)
+            if chunk.isEmpty || local < 0 || chunk.count - local < RecordBatchHeader.logOverhead {
+                chunk = try segment.file.read(at: position, count: readSize(RecordBatchHeader.logOverhead))
+                chunkStart = position
+                local = 0
+            }
+            let available = chunk.count - local
+            guard available >= RecordBatchHeader.logOverhead,
+                let declared = chunk.withUnsafeBytes({ ByteReader($0).getInteger(at: local + 8, as: Int32.self) })
+            else { throw corrupt(.incomplete(available: available, needed: RecordBatchHeader.logOverhead)) }
+            let total = RecordBatchHeader.logOverhead + Int(declared)
+            guard declared >= Int32(RecordBatchHeader.size - RecordBatchHeader.logOverhead), total <= options.maxBatchBytes,
+                position + Int64(total) <= segment.size
+            else { throw corrupt(.badLength(declared)) }
+            if available < total {
+                chunk = try segment.file.read(at: position, count: readSize(total))
+                chunkStart = position
+                local = 0
+                guard chunk.count >= total else { throw corrupt(.incomplete(available: chunk.count, needed: total)) }
+            }
+            let checked = chunk.withUnsafeBytes {
+                BatchValidation.check(
+                    UnsafeRawBufferPointer(rebasing: $0[local..<(local + total)]), maxBatchBytes: options.maxBatchBytes,
+                    expectedBaseOffset: expected)
+            }
+            let header: RecordBatchHeader
+            switch checked {
+            case .success(let valid): header = valid
+            case .failure(let problem): throw corrupt(problem)
+            }
+            if header.lastOffset >= offset {
+                // The budget is a cap: only the first batch may exceed it.
+                guard batches.isEmpty || total <= budget else { break }
+                batches.append(RecordBatch(validated: header, bytes: chunk[local..<(local + total)]))
+                budget -= total
+            }
+            expected = header.lastOffset + 1
+            position += Int64(total)
         }
         return batches
     }
@@ -75,8 +89,10 @@ extension Partition {
     public func forEachRecord(
         from: Int64, to: Int64? = nil, _ body: (LogRecord) throws -> Bool
     ) throws {
+        let (start, last) = state.withLock { ($0.segments.first?.baseOffset ?? 0, $0.segments.last?.nextOffset ?? 0) }
+        guard from >= start, from <= last else { throw LogError.offsetOutOfRange(offset: from, start: start, end: last) }
         var next = from
-        let end = min(to ?? endOffset, endOffset)
+        let end = min(to ?? last, last)
         while next < end {
             let batches = try batches(from: next, maxBytes: 4 << 20)
             guard !batches.isEmpty else { return }

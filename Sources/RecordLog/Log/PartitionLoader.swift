@@ -86,7 +86,9 @@ struct PartitionLoader {
         let indexPath = stem + SegmentName.indexSuffix, timePath = stem + SegmentName.timeIndexSuffix
         guard FileSystem.exists(indexPath), FileSystem.exists(timePath),
             let offsetIndex = OffsetIndex(parsing: try FileSystem.readAll(indexPath), segmentSize: size, offsetSpan: nextBase - base),
-            let timeIndex = TimeIndex(parsing: try FileSystem.readAll(timePath), offsetSpan: nextBase - base)
+            let timeIndex = TimeIndex(parsing: try FileSystem.readAll(timePath), offsetSpan: nextBase - base),
+            // A sealed segment with batches always has a closing time-index entry.
+            size == 0 || !timeIndex.entries.isEmpty
         else {
             logger.info("rebuilding index", metadata: ["segment": "\(file.path)"])
             return nil

@@ -10,7 +10,8 @@ public struct RecoveryReport: Sendable, Equatable {
     }
 
     public internal(set) var truncatedTails: [TruncatedTail] = []
-    /// Index files rebuilt because they were missing or inconsistent.
+    /// Segments (their `.log` paths) whose index files were rebuilt by a scan: missing or
+    /// inconsistent indexes, and sealed segments above the recovery point.
     public internal(set) var rebuiltIndexes: [String] = []
     /// Files removed because they belonged to nothing: index files without a segment, leftovers
     /// of an interrupted partition creation or deletion.

@@ -18,7 +18,7 @@ enum StoreLayout {
             guard text == markerText else {
                 throw LogError.notAStore(path: directory, reason: "\(markerFile) names an unknown format: \(text.debugDescription)")
             }
-            try FileSystem.makeDirectory(FileSystem.join(directory, zonesDirectory))
+            if create { try FileSystem.makeDirectory(FileSystem.join(directory, zonesDirectory)) }
             return
         }
         guard create else { throw LogError.notAStore(path: directory, reason: "no \(markerFile) file") }
