@@ -16,10 +16,15 @@ final class GroupCommitter: Sendable {
         var dirty: [ObjectIdentifier: OpenFile] = [:]
         var waiters: [(sequence: UInt64, continuation: CheckedContinuation<Void, any Error>)] = []
         var failure: LogError?
+        /// How many group syncs ran (each one fdatasync per dirty file).
+        var syncs = 0
     }
 
     private let state = Mutex(State())
     private let queue = DispatchQueue(label: "RecordLog.GroupCommitter")
+
+    /// How many group syncs have run: what group commit saves is appends minus this.
+    var syncCount: Int { state.withLock { $0.syncs } }
 
     /// The error that poisoned the committer, if any.
     var failure: LogError? { state.withLock { $0.failure } }
@@ -75,6 +80,7 @@ final class GroupCommitter: Sendable {
             let (target, files) = state.withLock { state in
                 let files = state.dirty
                 state.dirty = [:]
+                state.syncs += 1
                 return (state.written, files)
             }
             var failure: LogError?

@@ -22,7 +22,7 @@ public final class Log: Sendable {
     public let recoveryReport: RecoveryReport
     let logger: Logger
     private let lock: StoreLock?
-    private let committer = GroupCommitter()
+    let committer = GroupCommitter()
     private let partitions: Mutex<[String: Partition]>
     private let checkpointLock = Mutex(())
     private let closed = Mutex(false)
