@@ -18,6 +18,9 @@ enum StoredEvent {
         case createZone, deleteZone
         case saveSubscription, deleteSubscription
         case storeIdentity
+        /// An index declared with `Database.createIndex`: the record type in the `recordType`
+        /// header, the field key as the value (UTF-8).
+        case createIndex
     }
 
     static func kind(of record: LogRecord) -> Kind? {

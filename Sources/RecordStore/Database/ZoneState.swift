@@ -12,6 +12,8 @@ struct ZoneState: Sendable {
     private(set) var namesByType: [String: Set<String>] = [:]
     /// Target record name → names of the records that reference it with `.deleteSelf`.
     private(set) var referrers: [String: Set<String>] = [:]
+    /// The query engine's record types and field indexes (Query/ZoneIndexes.swift).
+    var indexes = ZoneIndexes()
 
     init(zoneID: ZoneID, partition: Partition, incarnation: Int64) {
         self.zoneID = zoneID
@@ -19,16 +21,21 @@ struct ZoneState: Sendable {
         self.incarnation = incarnation
     }
 
-    mutating func applySave(name: String, entry: RecordEntry) {
-        if let old = records[name] { unlink(name: name, entry: old) }
+    /// Records a save. Pass the saved `record` when at hand: the field indexes need its values,
+    /// and without it they read it back from the log.
+    mutating func applySave(name: String, entry: RecordEntry, record: Record? = nil) {
+        let old = records[name]
+        if let old { unlink(name: name, entry: old) }
         records[name] = entry
         namesByType[entry.recordType, default: []].insert(name)
         for target in entry.cascadeTargets { referrers[target, default: []].insert(name) }
+        indexes.didSave(name: name, entry: entry, previousType: old?.recordType, record: record, partition: partition, zoneID: zoneID)
     }
 
     mutating func applyDelete(name: String) {
         guard let old = records.removeValue(forKey: name) else { return }
         unlink(name: name, entry: old)
+        indexes.didDelete(name: name, recordType: old.recordType)
     }
 
     private mutating func unlink(name: String, entry: RecordEntry) {
@@ -47,7 +54,7 @@ struct ZoneState: Sendable {
         case .save?:
             guard let value = event.value else { return }
             let record = try RecordCodec.decode(value, recordID: RecordID(recordName: name, zoneID: zoneID))
-            applySave(name: name, entry: RecordEntry(record: record, offset: event.offset))
+            applySave(name: name, entry: RecordEntry(record: record, offset: event.offset), record: record)
         case .delete?:
             applyDelete(name: name)
         default:

@@ -2,16 +2,19 @@
 ///
 /// ```swift
 /// let query = Query(recordType: "Note", predicates: [.init("folder", .equals, .string("f1"))],
-///                   sortDescriptors: [SortDescriptor(key: "modifiedAt", ascending: false)])
+///                   sortDescriptors: [QuerySortDescriptor(key: "modificationDate", ascending: false)])
 /// ```
 public struct Query: Sendable, Hashable, Codable {
+    /// The type of the records to find.
     public var recordType: String
     /// All must hold (AND); empty matches every record of the type.
     public var predicates: [QueryPredicate]
-    /// Applied in order; ties are broken by record name so the order is total.
-    public var sortDescriptors: [SortDescriptor]
+    /// Applied in order; ties are broken by zone name, then record name (both by UTF-8 bytes), so
+    /// the order is total.
+    public var sortDescriptors: [QuerySortDescriptor]
 
-    public init(recordType: String, predicates: [QueryPredicate] = [], sortDescriptors: [SortDescriptor] = []) {
+    /// A query for records of `recordType`: all of them unless `predicates` say otherwise.
+    public init(recordType: String, predicates: [QueryPredicate] = [], sortDescriptors: [QuerySortDescriptor] = []) {
         self.recordType = recordType
         self.predicates = predicates
         self.sortDescriptors = sortDescriptors
@@ -23,12 +26,19 @@ public struct Query: Sendable, Hashable, Codable {
     }
 }
 
-/// One field's sort order.
-public struct SortDescriptor: Sendable, Hashable, Codable {
+/// One field's sort order. (Named apart from Foundation's generic `SortDescriptor`, so code that
+/// imports both needs no qualification.)
+///
+/// Values sort in one total order across kinds: a missing field first (so last when descending),
+/// then numbers (`int64` and `double` together, by value), NaN, strings (by UTF-8 bytes, i.e.
+/// Unicode scalar order, case-sensitive), dates, Booleans, bytes, references, locations, lists.
+public struct QuerySortDescriptor: Sendable, Hashable, Codable {
     /// A field key, or one of the system keys `creationDate` / `modificationDate`.
     public var key: String
+    /// Smallest first when true.
     public var ascending: Bool
 
+    /// Sorts by `key`, ascending unless told otherwise.
     public init(key: String, ascending: Bool = true) {
         self.key = key
         self.ascending = ascending
