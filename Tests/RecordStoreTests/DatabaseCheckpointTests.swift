@@ -32,8 +32,8 @@ import Testing
 
     private func snapshotPath(_ path: String) -> String { path + "/snapshots/key-index.snapshot" }
 
-    private func totalEvents(_ database: Database) throws -> Int {
-        Int(try database.allZones().reduce(Int64(0)) { $0 + (try database.endOffset($1)) })
+    private func totalEvents(_ database: Database) async throws -> Int {
+        Int(try await database.allZones().reduce(Int64(0)) { $0 + (try database.endOffset($1)) })
     }
 
     @Test("a checkpointed open equals a full-replay open, and replays only the tail")
@@ -56,7 +56,8 @@ import Testing
             try FileManager.default.removeItem(atPath: snapshotPath(path))
             let replayed = try await Database(directory: path, durability: .noSyncUnsafe)
             #expect(replayed.openReport.zonesFromSnapshot == 0)
-            #expect(replayed.openReport.replayedEvents == (try totalEvents(replayed)))
+            let total = try await totalEvents(replayed)
+            #expect(replayed.openReport.replayedEvents == total)
             #expect(try await state(replayed, ids) == expected)
             try replayed.close()
         }
@@ -99,13 +100,13 @@ import Testing
             let first = try await Database(directory: path, durability: .noSyncUnsafe)
             let ids = try await history(first)
             try first.checkpoint()
-            let covered = try totalEvents(first)
+            let covered = try await totalEvents(first)
             _ = try await first.save(makeRecord("tail1", zone: zoneA))
             try await first.delete(RecordID(recordName: "parent", zoneID: .default))  // + child
             var edit = try await first.record(for: RecordID(recordName: "r1"))
             edit["i"] = .int64(-1)
             _ = try await first.save(edit)
-            let tail = try totalEvents(first) - covered
+            let tail = try await totalEvents(first) - covered
             #expect(tail == 4)
             let expected = try await state(first, ids + [RecordID(recordName: "tail1", zoneID: zoneA)])
             try first.log.sync()
@@ -168,20 +169,11 @@ import Testing
             // The snapshot's place is taken by a non-empty directory: the checkpoint cannot be written.
             try FileManager.default.createDirectory(atPath: snapshotPath(path) + "/blocker", withIntermediateDirectories: true)
             #expect(throws: (any Error).self) { try database.close() }
-            await withKnownIssue(
-                """
-                Database.close() calls checkpoint() first and returns on its error before setting `closed`, \
-                finishing the streams and calling log.close() (Database.swift, close()); so when the \
-                snapshot cannot be written the database stays open and keeps the store's lock: a new \
-                Database(directory:) in the process fails with LogError.locked. The checkpoint is only an \
-                optimisation; close should still close the log (and report the checkpoint failure).
-                """
-            ) {
-                let again = try await Database(directory: path, durability: .noSyncUnsafe)
-                #expect(try await again.record(for: RecordID(recordName: "kept")).recordType == "Note")
-                try FileManager.default.removeItem(atPath: snapshotPath(path))
-                try again.close()
-            }
+            let again = try await Database(directory: path, durability: .noSyncUnsafe)
+            #expect(try await again.record(for: RecordID(recordName: "kept")).recordType == "Note")
+            try FileManager.default.removeItem(atPath: snapshotPath(path))
+            try again.close()
+            
             try? database.log.close()
         }
     }
@@ -345,17 +337,8 @@ import Testing
             try await randomHistory(database, seed: 5, steps: 20)
             let rebuilt = try database.rebuild(Modified.self)
             #expect(Set(live.current.dates.keys) == Set(rebuilt.dates.keys))
-            withKnownIssue(
-                """
-                Database.commit feeds views the saved record with the Date() of the request (sub-millisecond, \
-                ZonePlanner.planSave), while a rebuild decodes the stored whole-millisecond dates, so a \
-                view that keeps modificationDate differs from its rebuild: the "live view equals the \
-                rebuilt view" property fails for any view holding a date.
-                """,
-                isIntermittent: true  // a Date() can land on a whole millisecond
-            ) {
-                #expect(live.current == rebuilt)
-            }
+            #expect(live.current == rebuilt)
+            
         }
     }
 
@@ -386,22 +369,14 @@ import Testing
             _ = try await database.record(for: RecordID(recordName: "many"))
         }
         // …closing is not.
-        await withKnownIssue(
-            """
-            StateSnapshot.encoded() writes each entry's cascade-target count with \
-            UInt16(entry.cascadeTargets.count) (Snapshots/StateSnapshot.swift); cascadeTargets() keeps \
-            one entry per reference, duplicates included, so a valid record (~200 KB) whose list holds \
-            65,536 .deleteSelf references traps the process in checkpoint(), i.e. in close().
-            """
-        ) {
-            await #expect(processExitsWith: .success) {
-                try? FileManager.default.removeItem(atPath: Self.exitTestDirectory)
-                let database = try await Database(directory: Self.exitTestDirectory, durability: .noSyncUnsafe)
-                _ = try await database.save(makeRecord("t"))
-                _ = try await database.save(makeRecord("many", ["refs": .list(Array(repeating: ref("t"), count: 65_536))]))
-                try database.removeTemporaryDirectory()
-            }
+        await #expect(processExitsWith: .success) {
+            try? FileManager.default.removeItem(atPath: Self.exitTestDirectory)
+            let database = try await Database(directory: Self.exitTestDirectory, durability: .noSyncUnsafe)
+            _ = try await database.save(makeRecord("t"))
+            _ = try await database.save(makeRecord("many", ["refs": .list(Array(repeating: ref("t"), count: 65_536))]))
+            try database.removeTemporaryDirectory()
         }
+        
     }
 
     static var exitTestDirectory: String {

@@ -91,19 +91,8 @@ import Testing
                 }
             }
             #expect(lostRaces > 0 || problems.isEmpty)
-            withKnownIssue(
-                """
-                modifyRecords plans every zone, then commits zone after zone, awaiting durability between \
-                them (Database+Modify.swift, modifyRecords). When another writer changes a record of the \
-                second zone in that wait, the re-check under the lock in Database.commit throws \
-                partialFailure(fresh.failures): zone A is already written (though the message says \
-                "nothing was written"), its saved records are not reported, and the innocent items get no \
-                batchRequestFailed entry.
-                """,
-                isIntermittent: true
-            ) {
-                #expect(problems.isEmpty, "\(problems)")
-            }
+            #expect(problems.isEmpty, "\(problems)")
+            
         }
     }
 
@@ -119,7 +108,7 @@ import Testing
                 async let deleted: Void = database.deleteZone(zone)
                 async let created: ZoneID = database.createZone(zone)
                 _ = try await (deleted, created)
-                guard (try? database.fetchZone(zone)) != nil else { continue }
+                guard (try? await database.fetchZone(zone)) != nil else { continue }
                 // The zone exists (created after the delete): it must be empty and writable.
                 do {
                     let changes = try await database.fetchZoneChanges(in: zone, since: nil)
@@ -132,17 +121,8 @@ import Testing
                 try? await database.deleteZone(zone)
             }
             try database.close()
-            withKnownIssue(
-                """
-                deleteZone removes the zone from the state under the lock, then awaits durability and only \
-                then calls log.deletePartition (Database+Zones.swift, deleteZone). A createZone of the same \
-                name in that window gets the old partition back from log.createPartition (it still exists), \
-                which deleteZone then deletes: the new zone shows the old records or cannot be written.
-                """,
-                isIntermittent: true
-            ) {
-                #expect(broken.isEmpty, "\(broken)")
-            }
+            #expect(broken.isEmpty, "\(broken)")
+            
         }
     }
 }

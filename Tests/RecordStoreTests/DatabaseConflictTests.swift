@@ -120,19 +120,10 @@ import Testing
             partial["title"] = .string("t2")
             let result = try await database.save(partial)
             #expect(result["title"] == .string("t2"))
-            await withKnownIssue(
-                """
-                ZonePlanner.planSave, case .ifServerRecordUnchanged (ZonePlanner.swift), writes the \
-                client's record as is (`result = record`), so saving a record fetched with desiredKeys \
-                ["title"] erases "body" on the server. CloudKit's default policy sends only the locally \
-                edited keys (CKModifyRecordsOperation.h: "CKRecordSaveIfServerRecordUnchanged: \
-                Locally-edited keys are sent to the server"); expected body == "a long body".
-                """
-            ) {
-                let stored = try await database.record(for: saved.recordID)
-                #expect(result["body"] == .string("a long body"))
-                #expect(stored["body"] == .string("a long body"))
-            }
+            let stored = try await database.record(for: saved.recordID)
+            #expect(result["body"] == .string("a long body"))
+            #expect(stored["body"] == .string("a long body"))
+            
         }
     }
 
@@ -144,19 +135,10 @@ import Testing
             var old = try await database.save(makeRecord("r", zone: zone, ["v": .string("old world")]))
             try await database.deleteZone(zone)
             try await database.createZone(zone)
-            let current = try await database.save(makeRecord("r", zone: zone, ["v": .string("new world")]))
+            _ = try await database.save(makeRecord("r", zone: zone, ["v": .string("new world")]))
             old["v"] = .string("overwritten by a stale client")
-            await withKnownIssue(
-                """
-                Change tags are the save event's offset in base 36 (ChangeTag.make, \
-                Database+Modify.swift); a recreated zone's partition starts again at offset 0, so \
-                the new record gets the same tag ("\(current.recordChangeTag ?? "")") as the old one and a \
-                stale copy from the deleted zone passes the .ifServerRecordUnchanged check and overwrites \
-                it. Expected serverRecordChanged. (Tags should also name the zone incarnation.)
-                """
-            ) {
-                await expectError(.serverRecordChanged) { _ = try await database.save(old) }
-            }
+            await expectError(.serverRecordChanged) { _ = try await database.save(old) }
+            
         }
     }
 }

@@ -38,18 +38,9 @@ import Testing
             let saved = try await database.save(makeRecord("n1"))
             let fetched = try await database.record(for: saved.recordID)
             #expect(fetched == saved, "Record's == compares dates by millisecond")
-            withKnownIssue(
-                """
-                ZonePlanner.planSave sets creationDate/modificationDate to `Date()` (ZonePlanner.swift) \
-                and Database.commit returns that record (Database+Modify.swift), but the log \
-                stores whole milliseconds; so save() returns sub-millisecond dates that no later fetch, \
-                zone change or reopen returns: saved.modificationDate != fetched.modificationDate. Expected \
-                the returned record to carry the stored (millisecond) dates.
-                """, isIntermittent: true  // Date() lands on a whole millisecond about once in a thousand runs
-            ) {
-                #expect(saved.creationDate == fetched.creationDate)
-                #expect(saved.modificationDate == fetched.modificationDate)
-            }
+            #expect(saved.creationDate == fetched.creationDate)
+            #expect(saved.modificationDate == fetched.modificationDate)
+            
         }
     }
 
@@ -255,20 +246,12 @@ import Testing
             let big = makeRecord("big", ["data": .bytes([UInt8](repeating: 7, count: RecordLimits.maximumEncodedRecordSize))])
             let small = makeRecord("small")
             let before = try database.logSnapshot()
-            await withKnownIssue(
-                """
-                ZonePlanner.planSave (ZonePlanner.swift) only validates; the 1 MB size limit is checked \
-                by RecordCodec.encode inside Database.commit (Database+Modify.swift), after planning, so \
-                modifyRecords throws a bare limitExceeded instead of partialFailure with per-item errors \
-                (big: limitExceeded, small: batchRequestFailed).
-                """
-            ) {
-                let error = await expectError(.partialFailure) {
-                    _ = try await database.modifyRecords(saving: [small, big], deleting: [])
-                }
-                #expect(error?.partialErrors[big.recordID]?.code == .limitExceeded)
-                #expect(error?.partialErrors[small.recordID]?.code == .batchRequestFailed)
+            let error = await expectError(.partialFailure) {
+                _ = try await database.modifyRecords(saving: [small, big], deleting: [])
             }
+            #expect(error?.partialErrors[big.recordID]?.code == .limitExceeded)
+            #expect(error?.partialErrors[small.recordID]?.code == .batchRequestFailed)
+            
             #expect(try database.logSnapshot() == before)
         }
     }
@@ -278,18 +261,10 @@ import Testing
         try await withTemporaryDatabase { database in
             let big = makeRecord("big", ["data": .bytes([UInt8](repeating: 7, count: RecordLimits.maximumEncodedRecordSize))])
             let small = makeRecord("small")
-            await withKnownIssue(
-                """
-                The size limit is checked while encoding in Database.commit (Database+Modify.swift), \
-                not while planning, so a non-atomic modifyRecords(saving: [small, big], atomically: false) \
-                throws limitExceeded for the whole call and does not save `small`; expected: small saved, \
-                saveResults[big] = .failure(limitExceeded).
-                """
-            ) {
-                let result = try await database.modifyRecords(saving: [small, big], deleting: [], atomically: false)
-                #expect(try result.saveResults[small.recordID]?.get() != nil)
-                #expect(failure(result.saveResults[big.recordID])?.code == .limitExceeded)
-            }
+            let result = try await database.modifyRecords(saving: [small, big], deleting: [], atomically: false)
+            #expect(try result.saveResults[small.recordID]?.get() != nil)
+            #expect(failure(result.saveResults[big.recordID])?.code == .limitExceeded)
+            
         }
     }
 
@@ -306,18 +281,10 @@ import Testing
                 records.append(makeRecord("blob\(index)", ["data": .bytes(bytes)]))
             }
             let before = try database.logSnapshot()
-            await withKnownIssue(
-                """
-                Database.commit (Database+Modify.swift) appends the whole zone batch with \
-                Partition.appendWithoutWaiting, which throws LogError.batchTooLarge over \
-                LogOptions.maxBatchBytes (64 MB); the error escapes modifyRecords untranslated. Expected \
-                a RecordStoreError (limitExceeded: "the request is too large, split it").
-                """
-            ) {
-                await expectError(.limitExceeded) {
-                    _ = try await database.modifyRecords(saving: records, deleting: [])
-                }
+            await expectError(.limitExceeded) {
+                _ = try await database.modifyRecords(saving: records, deleting: [])
             }
+            
             #expect(try database.logSnapshot() == before)
         }
     }
@@ -329,7 +296,7 @@ import Testing
             try database.close()
             await expectError(.internalError) { _ = try await database.save(makeRecord("n1")) }
             await expectError(.internalError) { _ = try await database.record(for: RecordID(recordName: "n1")) }
-            await expectError(.internalError) { _ = try database.allZones() }
+            await expectError(.internalError) { _ = try await database.allZones() }
             await expectError(.internalError) { _ = try await database.fetchZoneChanges(in: .default, since: nil) }
         }
     }

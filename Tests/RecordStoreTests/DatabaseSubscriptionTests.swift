@@ -203,10 +203,10 @@ import Testing
         try await withTemporaryDatabase { database in
             var events = try await listen(database, Subscription(id: "db", kind: .database))
             var other = try await listen(database, Subscription(id: "other", kind: .database))
-            #expect(try database.allSubscriptions().map(\.id) == ["db", "other"])
+            #expect(try await database.allSubscriptions().map(\.id) == ["db", "other"])
             try await database.deleteSubscription("db")
             #expect(await events.next() == nil, "the stream ended")
-            #expect(try database.allSubscriptions().map(\.id) == ["other"])
+            #expect(try await database.allSubscriptions().map(\.id) == ["other"])
             await expectError(.unknownItem) { _ = try database.notifications(for: "db") }
             await expectError(.unknownItem) { try await database.deleteSubscription("db") }
             _ = try await database.save(makeRecord("a"))
@@ -231,7 +231,7 @@ import Testing
             await expectError(.invalidArguments) { try await database.save(Subscription(id: String(repeating: "s", count: 256), kind: .database)) }
             for id in ["b", "a", "c"] { try await database.save(Subscription(id: id, kind: .database)) }
             try await database.save(Subscription(id: "b", kind: .zone(.default)))
-            let all = try database.allSubscriptions()
+            let all = try await database.allSubscriptions()
             #expect(all.map(\.id) == ["a", "b", "c"])
             #expect(all[1].kind == .zone(.default))
             await expectError(.unknownItem) { _ = try database.notifications(for: "nope") }
@@ -243,16 +243,10 @@ import Testing
         try await withTemporaryDatabase { database in
             let missing = ZoneID(zoneName: "Nope")
             await expectError(.zoneNotFound) { try await database.save(Subscription(id: "z", kind: .zone(missing))) }
-            await withKnownIssue(
-                """
-                Database.save(_ subscription:) checks that the zone exists only for .zone subscriptions \
-                (Database+Subscriptions.swift); a .query subscription with zoneID "Nope" is stored and never fires.
-                """
-            ) {
-                await expectError(.zoneNotFound) {
-                    try await database.save(Subscription(id: "q", kind: .query(Query(recordType: "Note"), zoneID: missing, firesOn: .all)))
-                }
+            await expectError(.zoneNotFound) {
+                try await database.save(Subscription(id: "q", kind: .query(Query(recordType: "Note"), zoneID: missing, firesOn: .all)))
             }
+            
         }
     }
 
@@ -267,17 +261,8 @@ import Testing
             try await database.save(Subscription(id: "s", kind: .zone(b)))
             _ = try await database.save(makeRecord("in-a", zone: a))
             _ = try await database.save(makeRecord("in-b", zone: b))
-            await withKnownIssue(
-                """
-                SubscriptionHub.stream(for:) copies the Subscription into the listener \
-                (SubscriptionHub.swift) and SubscriptionHub.set does not update listeners, so \
-                after save(Subscription(id: "s", kind: .zone(B))) replaces a zone-A subscription, an open \
-                stream of "s" still fires for zone A and never for zone B. Expected the first notification \
-                to be zone B's.
-                """
-            ) {
-                #expect(await events.next()?.zoneIDs == [b])
-            }
+            #expect(await events.next()?.zoneIDs == [b])
+            
             // A stream opened after the replacement follows the new kind.
             var fresh = try database.notifications(for: "s").makeAsyncIterator()
             _ = try await database.save(makeRecord("in-a-2", zone: a))

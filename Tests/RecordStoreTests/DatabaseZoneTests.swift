@@ -7,12 +7,12 @@ import Testing
     @Test("a new store has exactly the default zone, which cannot be deleted")
     func defaultZone() async throws {
         try await withTemporaryDatabase { database in
-            #expect(try database.allZones() == [.default])
-            #expect(try database.fetchZone(.default) == .default)
+            #expect(try await database.allZones() == [.default])
+            #expect(try await database.fetchZone(.default) == .default)
             let before = try database.logSnapshot()
             let error = await expectError(.invalidArguments) { try await database.deleteZone(.default) }
             #expect(error?.zoneID == .default)
-            #expect(try database.allZones() == [.default])
+            #expect(try await database.allZones() == [.default])
             #expect(try database.logSnapshot() == before)
             // Creating it is allowed and changes nothing.
             #expect(try await database.createZone(.default) == .default)
@@ -25,13 +25,13 @@ import Testing
         try await withTemporaryDatabase { database in
             let zone = ZoneID(zoneName: "Notes")
             #expect(try await database.createZone(zone) == zone)
-            #expect(try database.fetchZone(zone) == zone)
+            #expect(try await database.fetchZone(zone) == zone)
             let saved = try await database.save(makeRecord("n1", zone: zone))
             let before = try database.logSnapshot()
             #expect(try await database.createZone(zone) == zone)
             #expect(try database.logSnapshot() == before)
             #expect(try await database.record(for: saved.recordID) == saved)
-            #expect(try database.allZones() == [.default, zone].sorted { $0.zoneName < $1.zoneName })
+            #expect(try await database.allZones() == [.default, zone].sorted { $0.zoneName < $1.zoneName })
         }
     }
 
@@ -39,7 +39,7 @@ import Testing
     func allZonesSorted() async throws {
         try await withTemporaryDatabase { database in
             for name in ["b", "A", "c", "Zed"] { try await database.createZone(ZoneID(zoneName: name)) }
-            let names = try database.allZones().map(\.zoneName)
+            let names = try await database.allZones().map(\.zoneName)
             #expect(names == names.sorted())
             #expect(Set(names) == ["A", "Zed", "_defaultZone", "b", "c"])
         }
@@ -56,7 +56,7 @@ import Testing
             let before = try database.logSnapshot()
             await expectError(.invalidArguments) { try await database.createZone(zone) }
             #expect(try database.logSnapshot() == before)
-            #expect(try database.allZones() == [.default])
+            #expect(try await database.allZones() == [.default])
         }
     }
 
@@ -72,9 +72,9 @@ import Testing
             let kept = try await database.save(makeRecord("kept"))
 
             try await database.deleteZone(zone)
-            #expect(try database.allZones() == [.default])
+            #expect(try await database.allZones() == [.default])
             #expect(!FileManager.default.fileExists(atPath: directory), "the zone's files are gone")
-            await expectError(.zoneNotFound) { _ = try database.fetchZone(zone) }
+            await expectError(.zoneNotFound) { _ = try await database.fetchZone(zone) }
             for result in try await database.records(for: ids).values { #expect(failure(result)?.code == .zoneNotFound) }
             #expect(try await database.record(for: kept.recordID) == kept, "other zones are untouched")
 
@@ -93,7 +93,7 @@ import Testing
         try await withTemporaryDatabase { database in
             let zone = ZoneID(zoneName: "Nowhere")
             let before = try database.logSnapshot()
-            await expectError(.zoneNotFound) { _ = try database.fetchZone(zone) }
+            await expectError(.zoneNotFound) { _ = try await database.fetchZone(zone) }
             await expectError(.zoneNotFound) { try await database.deleteZone(zone) }
             await expectError(.zoneNotFound) { _ = try await database.save(makeRecord("n1", zone: zone)) }
             await expectError(.zoneNotFound) { try await database.delete(RecordID(recordName: "n1", zoneID: zone)) }

@@ -27,43 +27,55 @@ extension Database {
             throw RecordStoreError(.invalidArguments, "Record \(id) appears twice in one request; save or delete it once.", recordID: id)
         }
         let zoneIDs = Set(saving.map(\.recordID.zoneID)).union(deleting.map(\.zoneID)).sorted { $0.zoneName < $1.zoneName }
-        let now = Date()
+        let now = MillisecondDate.date(milliseconds: MillisecondDate.milliseconds(of: Date()) ?? 0)
 
-        // Plan every zone first: an atomic request writes nothing unless every zone's plan is clean.
-        var plans: [ZonePlan] = []
-        var failures: [RecordID: RecordStoreError] = [:]
-        for zoneID in zoneIDs {
-            let saves = saving.filter { $0.recordID.zoneID == zoneID }
-            let deletes = deleting.filter { $0.zoneID == zoneID }
-            let plan = try state.withLock { state in
-                try ZonePlanner(zone: state.zones[zoneID], zoneID: zoneID, policy: savePolicy, now: now, database: self)
-                    .plan(saving: saves, deleting: deletes)
+        // One lock hold plans every zone, checks the request, encodes and writes: an atomic
+        // request writes nothing unless every zone's part is clean, and no concurrent writer can
+        // slip between a check and its write. Durability is awaited after the lock is released,
+        // so concurrent requests share group commits.
+        let committed = try state.withLock { state -> [CommittedZone] in
+            var plans: [ZonePlan] = []
+            var failures: [RecordID: RecordStoreError] = [:]
+            for zoneID in zoneIDs {
+                let plan = try ZonePlanner(zone: state.zones[zoneID], zoneID: zoneID, policy: savePolicy, now: now, database: self)
+                    .plan(saving: saving.filter { $0.recordID.zoneID == zoneID }, deleting: deleting.filter { $0.zoneID == zoneID })
+                failures.merge(plan.failures) { first, _ in first }
+                plans.append(plan)
             }
-            failures.merge(plan.failures) { first, _ in first }
-            plans.append(plan)
-        }
-        if atomically, !failures.isEmpty {
-            var errors = failures
-            for id in saving.map(\.recordID) + deleting where errors[id] == nil {
-                errors[id] = RecordStoreError.batchRequestFailed(id)
+            if atomically, !failures.isEmpty {
+                var errors = failures
+                for id in saving.map(\.recordID) + deleting where errors[id] == nil {
+                    errors[id] = RecordStoreError.batchRequestFailed(id)
+                }
+                throw RecordStoreError.partialFailure(errors, atomic: true)
             }
-            throw RecordStoreError.partialFailure(errors, atomic: true)
+            var encoded: [(plan: ZonePlan, batch: EncodedBatch?, saved: [SavedRecord])] = []
+            for plan in plans {
+                guard let zone = state.zones[plan.zoneID], !plan.isEmpty else {
+                    encoded.append((plan, nil, []))
+                    continue
+                }
+                let (batch, saved) = try encode(plan, partition: zone.partition, incarnation: zone.incarnation)
+                guard batch.bytes.count <= log.options.maxBatchBytes else {
+                    throw RecordStoreError(
+                        .limitExceeded,
+                        "The request's records in zone \(plan.zoneID) add up to \(batch.bytes.count) bytes, over the \(log.options.maxBatchBytes)-byte limit of one commit; split the request.")
+                }
+                encoded.append((plan, batch, saved))
+            }
+            return try encoded.map { plan, batch, saved in
+                try write(plan, batch: batch, saved: saved, state: &state)
+            }
         }
 
-        // Commit each zone's plan; the plan is checked again under the lock, against the state
-        // as it is now, so a concurrent writer cannot slip between the check and the write.
         var saveResults: [RecordID: Result<Record, RecordStoreError>] = [:]
         var deleteResults: [RecordID: Result<Void, RecordStoreError>] = [:]
-        for (id, error) in failures {
-            if saving.contains(where: { $0.recordID == id }) { saveResults[id] = .failure(error) } else { deleteResults[id] = .failure(error) }
+        for zone in committed {
+            try await zone.pending?.durable()
+            for (id, result) in zone.saveResults { saveResults[id] = result }
+            for (id, result) in zone.deleteResults { deleteResults[id] = result }
         }
-        for plan in plans where !plan.isEmpty {
-            let committed = try commit(plan, saving: saving, deleting: deleting, policy: savePolicy, now: now, atomically: atomically)
-            try await committed.pending?.durable()
-            for (id, result) in committed.saveResults { saveResults[id] = result }
-            for (id, result) in committed.deleteResults { deleteResults[id] = result }
-            if committed.pending != nil { subscriptions.publish(committed.changes) }
-        }
+        for zone in committed where zone.pending != nil { subscriptions.publish(zone.changes) }
         return ModifyResult(saveResults: saveResults, deleteResults: deleteResults)
     }
 
@@ -94,70 +106,72 @@ extension Database {
         }
     }
 
-    /// Plans against the current state and writes the zone's batch, under the lock.
-    private func commit(
-        _ plan: ZonePlan, saving: [Record], deleting: [RecordID], policy: SavePolicy, now: Date, atomically: Bool
-    ) throws -> CommittedZone {
-        try state.withLock { state in
-            let zoneID = plan.zoneID
-            let fresh = try ZonePlanner(zone: state.zones[zoneID], zoneID: zoneID, policy: policy, now: now, database: self)
-                .plan(saving: plan.saves.map(\.original), deleting: plan.requestedDeletes)
-            guard var zone = state.zones[zoneID] else { throw RecordStoreError.zoneNotFound(zoneID) }
-            if atomically, !fresh.failures.isEmpty {
-                throw RecordStoreError.partialFailure(fresh.failures, atomic: true)
-            }
-            var committed = CommittedZone()
-            for (id, error) in fresh.failures {
-                if fresh.requestedDeletes.contains(id) { committed.deleteResults[id] = .failure(error) } else { committed.saveResults[id] = .failure(error) }
-            }
-            guard !fresh.isEmpty else { return committed }
-            let first = zone.partition.endOffset
-            var batch = RecordBatchBuilder(reservingCapacity: 256 * (fresh.saves.count + fresh.deletes.count))
-            var value: [UInt8] = []
-            var savedRecords: [(name: String, record: Record, offset: Int64)] = []
-            var offset = first
-            for save in fresh.saves {
-                var record = save.record
-                record.recordChangeTag = ChangeTag.make(offset)
-                value.removeAll(keepingCapacity: true)
-                try RecordCodec.encode(record, into: &value)
-                batch.append(
-                    key: record.recordID.recordName, value: value,
-                    headers: StoredEvent.headers(.save, recordType: record.recordType, changeTag: record.recordChangeTag))
-                record.clearChangedKeys()
-                savedRecords.append((record.recordID.recordName, record, offset))
-                offset += 1
-            }
-            for delete in fresh.deletes {
-                batch.append(key: delete.name, value: nil, headers: StoredEvent.headers(.delete, recordType: delete.recordType))
-            }
-            let pending = try zone.partition.appendWithoutWaiting(batch.encode())
-            guard pending.offsets.lowerBound == first else {
-                throw RecordStoreError(.internalError, "the zone's log moved while it was locked")
-            }
-            for saved in savedRecords {
-                zone.applySave(name: saved.name, entry: RecordEntry(record: saved.record, offset: saved.offset))
-                committed.saveResults[saved.record.recordID] = .success(saved.record)
-                committed.changes.append(.saved(saved.record, created: fresh.saves.first { $0.record.recordID == saved.record.recordID }?.isNew ?? false))
-            }
-            for delete in fresh.deletes {
-                zone.applyDelete(name: delete.name)
-                let id = RecordID(recordName: delete.name, zoneID: zoneID)
-                if fresh.requestedDeletes.contains(id) { committed.deleteResults[id] = .success(()) }
-                committed.changes.append(.deleted(id, recordType: delete.recordType))
-            }
-            state.zones[zoneID] = zone
-            for change in committed.changes {
-                let event: ViewEvent
-                switch change {
-                case .saved(let record, _): event = .saved(record)
-                case .deleted(let id, let recordType): event = .deleted(id, recordType: recordType)
-                }
-                for view in state.views { view.apply(event) }
-            }
-            committed.pending = pending
-            return committed
+    /// A record as it will be stored: its change tag is its save event's offset.
+    struct SavedRecord {
+        var record: Record
+        var offset: Int64
+        var isNew: Bool
+    }
+
+    /// Encodes a zone's plan as one batch; the offsets are those the batch will get, since the
+    /// caller holds the lock until it is written.
+    private func encode(_ plan: ZonePlan, partition: Partition, incarnation: Int64) throws -> (EncodedBatch, [SavedRecord]) {
+        var batch = RecordBatchBuilder(reservingCapacity: 256 * (plan.saves.count + plan.deletes.count))
+        var value: [UInt8] = []
+        var saved: [SavedRecord] = []
+        var offset = partition.endOffset
+        for save in plan.saves {
+            var record = save.record
+            record.recordChangeTag = ChangeTag.make(incarnation: incarnation, offset: offset)
+            value.removeAll(keepingCapacity: true)
+            try RecordCodec.encode(record, into: &value)
+            batch.append(
+                key: record.recordID.recordName, value: value,
+                headers: StoredEvent.headers(.save, recordType: record.recordType, changeTag: record.recordChangeTag))
+            record.clearChangedKeys()
+            saved.append(SavedRecord(record: record, offset: offset, isNew: save.isNew))
+            offset += 1
         }
+        for delete in plan.deletes {
+            batch.append(key: delete.name, value: nil, headers: StoredEvent.headers(.delete, recordType: delete.recordType))
+        }
+        return (try batch.encode(compression: log.options.compression), saved)
+    }
+
+    /// Writes a zone's batch (not yet durable) and applies it to the state and the views.
+    private func write(
+        _ plan: ZonePlan, batch: EncodedBatch?, saved: [SavedRecord], state: inout State
+    ) throws -> CommittedZone {
+        var committed = CommittedZone()
+        for (id, error) in plan.failures {
+            if plan.requestedDeletes.contains(id) { committed.deleteResults[id] = .failure(error) } else { committed.saveResults[id] = .failure(error) }
+        }
+        // The zone is taken out of the dictionary while it changes, so its tables change in place.
+        guard let batch, var zone = state.zones.removeValue(forKey: plan.zoneID) else { return committed }
+        defer { state.zones[plan.zoneID] = zone }
+        let pending = try zone.partition.appendWithoutWaiting(batch)
+        for save in saved {
+            zone.applySave(
+                name: save.record.recordID.recordName, entry: RecordEntry(record: save.record, offset: save.offset), record: save.record)
+            committed.saveResults[save.record.recordID] = .success(save.record)
+            committed.changes.append(.saved(save.record, created: save.isNew))
+        }
+        for delete in plan.deletes {
+            zone.applyDelete(name: delete.name)
+            let id = RecordID(recordName: delete.name, zoneID: plan.zoneID)
+            if plan.requestedDeletes.contains(id) { committed.deleteResults[id] = .success(()) }
+            committed.changes.append(.deleted(id, recordType: delete.recordType))
+        }
+        for change in committed.changes {
+            let event: ViewEvent
+            switch change {
+            case .saved(let record, _): event = .saved(record)
+            case .deleted(let id, let recordType): event = .deleted(id, recordType: recordType)
+            }
+            for view in state.views { view.apply(event) }
+        }
+        committed.pending = pending
+        return committed
     }
 }
 
@@ -169,7 +183,14 @@ struct CommittedZone {
     var changes: [RecordChange] = []
 }
 
-/// Change tags: the offset of the save event, base 36. Unique per record version within a zone.
+/// Change tags: the zone's incarnation and the save event's offset, in base 36
+/// (`<incarnation>-<offset>`): unique per record version, also across a zone deleted and created
+/// again under the same name.
 enum ChangeTag {
-    static func make(_ offset: Int64) -> String { String(offset, radix: 36) }
+    static func make(incarnation: Int64, offset: Int64) -> String {
+        String(incarnation, radix: 36) + "-" + String(offset, radix: 36)
+    }
+
+    /// As long as any tag can be: two Int64.max in base 36 (13 digits each) and the dash.
+    static let longest = String(repeating: "z", count: 27)
 }

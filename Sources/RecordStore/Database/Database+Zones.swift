@@ -9,6 +9,10 @@ extension Database {
         try checkOpen()
         try zoneID.validate()
         let name = try Self.partitionName(zoneID)
+        return try await administration.run { try await createZoneAlone(zoneID, name: name) }
+    }
+
+    private func createZoneAlone(_ zoneID: ZoneID, name: String) async throws -> ZoneID {
         let pending = try state.withLock { state -> PendingAppend? in
             if state.zones[zoneID] != nil { return nil }
             var batch = RecordBatchBuilder()
@@ -32,6 +36,10 @@ extension Database {
             throw RecordStoreError(.invalidArguments, "The default zone cannot be deleted; delete its records instead.", zoneID: zoneID)
         }
         let name = try Self.partitionName(zoneID)
+        try await administration.run { try await deleteZoneAlone(zoneID, name: name) }
+    }
+
+    private func deleteZoneAlone(_ zoneID: ZoneID, name: String) async throws {
         let pending = try state.withLock { state -> PendingAppend in
             guard state.zones[zoneID] != nil else { throw RecordStoreError.zoneNotFound(zoneID) }
             var batch = RecordBatchBuilder()
@@ -49,7 +57,7 @@ extension Database {
     }
 
     /// Every zone, the default zone included, sorted by name.
-    public func allZones() throws -> [ZoneID] {
+    public func allZones() async throws -> [ZoneID] {
         try checkOpen()
         return state.withLock { $0.zones.keys.sorted { $0.zoneName < $1.zoneName } }
     }
@@ -57,7 +65,7 @@ extension Database {
     /// Whether the zone exists.
     ///
     /// - Throws: `zoneNotFound` when it does not.
-    public func fetchZone(_ zoneID: ZoneID) throws -> ZoneID {
+    public func fetchZone(_ zoneID: ZoneID) async throws -> ZoneID {
         try checkOpen()
         guard state.withLock({ $0.zones[zoneID] != nil }) else { throw RecordStoreError.zoneNotFound(zoneID) }
         return zoneID

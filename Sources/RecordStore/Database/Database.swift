@@ -30,6 +30,8 @@ public final class Database: Sendable {
     let storeID: [UInt8]
     let state: Mutex<State>
     let subscriptions = SubscriptionHub()
+    /// Serializes zone and subscription changes, whose durable write must finish before the next.
+    let administration = AsyncLock()
     /// How the open rebuilt the current state.
     public var openReport: OpenReport { state.withLock { $0.openReport } }
     let logger: Logger
@@ -66,10 +68,17 @@ public final class Database: Sendable {
     /// Closes the log (syncs, writes index files and checkpoints, releases the lock).
     public func close() throws {
         guard !state.withLock({ $0.closed }) else { return }
-        try checkpoint()
+        // The checkpoint only saves time on the next open: the log is closed whatever happens to
+        // it, and its failure is reported after.
+        var checkpointFailure: (any Error)?
+        do { try checkpoint() } catch {
+            logger.warning("could not write the checkpoint; the next open replays the log", metadata: ["error": "\(error)"])
+            checkpointFailure = error
+        }
         state.withLock { $0.closed = true }
         subscriptions.finishAll()
         try log.close()
+        if let checkpointFailure { throw checkpointFailure }
     }
 
     /// Closes the database and deletes its directory.

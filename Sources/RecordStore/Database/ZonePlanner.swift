@@ -39,7 +39,14 @@ struct ZonePlanner {
         var plan = ZonePlan(zoneID: zoneID)
         plan.requestedDeletes = deleting
         guard let zone else {
-            for id in saving.map(\.recordID) + deleting { plan.failures[id] = .zoneNotFound(zoneID) }
+            for record in saving {
+                do { try record.validate() } catch {
+                    plan.failures[record.recordID] = error
+                    continue
+                }
+                plan.failures[record.recordID] = .zoneNotFound(zoneID)
+            }
+            for id in deleting { plan.failures[id] = .zoneNotFound(zoneID) }
             return plan
         }
         for record in saving {
@@ -91,17 +98,18 @@ struct ZonePlanner {
             var new = record
             new.creationDate = now
             new.modificationDate = now
+            try checkSize(new)
             return ZonePlan.Save(original: record, record: new, isNew: true)
         }
         var result: Record
         switch policy {
-        case .ifServerRecordUnchanged:
-            guard record.recordChangeTag == existing.changeTag else {
-                throw RecordStoreError.serverRecordChanged(record.recordID, serverRecord: try database.readRecord(name: name, entry: existing, zone: zone))
-            }
-            result = record
-        case .changedKeys:
+        case .ifServerRecordUnchanged, .changedKeys:
+            // As CloudKit: only the keys edited locally are sent and written onto the server's
+            // copy, so a record fetched with some desiredKeys does not erase the others.
             let server = try database.readRecord(name: name, entry: existing, zone: zone)
+            if policy == .ifServerRecordUnchanged, record.recordChangeTag != existing.changeTag {
+                throw RecordStoreError.serverRecordChanged(record.recordID, serverRecord: server)
+            }
             guard server.recordType == record.recordType else {
                 throw RecordStoreError(
                     .invalidArguments,
@@ -115,7 +123,16 @@ struct ZonePlanner {
         }
         result.creationDate = existing.creationDate ?? now
         result.modificationDate = now
+        try checkSize(result)
         return ZonePlan.Save(original: record, record: result, isNew: false)
+    }
+
+    /// Fails when the record, with the longest change tag it could get, encodes to over 1 MB.
+    private func checkSize(_ record: Record) throws {
+        var sized = record
+        sized.recordChangeTag = ChangeTag.longest
+        var scratch: [UInt8] = []
+        try RecordCodec.encode(sized, into: &scratch)
     }
 
     /// The records deleted by deleting `names`: the names and, transitively, every record that

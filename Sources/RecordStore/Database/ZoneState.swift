@@ -87,6 +87,8 @@ extension Record {
             }
         }
         for key in allKeys() { if let value = self[key] { visit(value) } }
-        return targets
+        // One entry per target, however often the record names it.
+        var seen = Set<String>()
+        return targets.filter { seen.insert($0).inserted }
     }
 }

@@ -17,7 +17,7 @@ struct StateSnapshot {
     }
 
     static let magic: [UInt8] = Array("RLSS".utf8)
-    static let version: UInt8 = 1
+    static let version: UInt8 = 2
     static let directoryName = "snapshots"
     static let fileName = "key-index.snapshot"
 
@@ -41,7 +41,7 @@ struct StateSnapshot {
                 TokenBytes.append(UInt64(bitPattern: entry.offset), to: &bytes)
                 let millis = entry.creationDate.map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) } ?? Int64.min
                 TokenBytes.append(UInt64(bitPattern: millis), to: &bytes)
-                TokenBytes.append(UInt16(entry.cascadeTargets.count), to: &bytes)
+                TokenBytes.append(UInt32(entry.cascadeTargets.count), to: &bytes)
                 for target in entry.cascadeTargets { Self.appendString(target, to: &bytes) }
             }
         }
@@ -77,7 +77,7 @@ struct StateSnapshot {
             for _ in 0..<count {
                 guard let recordName = reader.string(), let type = reader.string(), let tag = reader.string(),
                     let offset = reader.integer(UInt64.self), let millis = reader.integer(UInt64.self),
-                    let targetCount = reader.integer(UInt16.self)
+                    let targetCount = reader.integer(UInt32.self), Int(targetCount) <= body.count
                 else { return nil }
                 var targets: [String] = []
                 for _ in 0..<targetCount {

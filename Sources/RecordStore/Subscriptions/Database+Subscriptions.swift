@@ -9,13 +9,18 @@ extension Database {
         guard !subscription.id.isEmpty, subscription.id.utf8.count <= RecordLimits.maximumNameLength else {
             throw RecordStoreError(.invalidArguments, "A subscription ID must be 1 to \(RecordLimits.maximumNameLength) bytes long.")
         }
-        if case .zone(let zoneID) = subscription.kind { _ = try fetchZone(zoneID) }
+        switch subscription.kind {
+        case .zone(let zoneID), .query(_, zoneID: let zoneID?, _): _ = try zone(zoneID)
+        case .database, .query: break
+        }
         let value = try JSONEncoder.sortedKeys.encode(subscription)
-        var batch = RecordBatchBuilder()
-        batch.append(key: Self.subscriptionKey(subscription.id), value: Array(value), headers: StoredEvent.headers(.saveSubscription))
-        _ = try await system.append(batch)
-        subscriptions.set(subscription)
-        return subscription
+        return try await administration.run {
+            var batch = RecordBatchBuilder()
+            batch.append(key: Self.subscriptionKey(subscription.id), value: Array(value), headers: StoredEvent.headers(.saveSubscription))
+            _ = try await system.append(batch)
+            subscriptions.set(subscription)
+            return subscription
+        }
     }
 
     /// Deletes a subscription; its notification streams end.
@@ -23,17 +28,19 @@ extension Database {
     /// - Throws: `unknownItem` when there is no such subscription.
     public func deleteSubscription(_ id: String) async throws {
         try checkOpen()
-        guard subscriptions.subscription(id) != nil else {
-            throw RecordStoreError(.unknownItem, "No subscription has the ID \"\(id)\"; list them with allSubscriptions().")
+        try await administration.run {
+            guard subscriptions.subscription(id) != nil else {
+                throw RecordStoreError(.unknownItem, "No subscription has the ID \"\(id)\"; list them with allSubscriptions().")
+            }
+            var batch = RecordBatchBuilder()
+            batch.append(key: Self.subscriptionKey(id), value: nil, headers: StoredEvent.headers(.deleteSubscription))
+            _ = try await system.append(batch)
+            subscriptions.remove(id)
         }
-        var batch = RecordBatchBuilder()
-        batch.append(key: Self.subscriptionKey(id), value: nil, headers: StoredEvent.headers(.deleteSubscription))
-        _ = try await system.append(batch)
-        subscriptions.remove(id)
     }
 
     /// Every saved subscription, sorted by ID.
-    public func allSubscriptions() throws -> [Subscription] {
+    public func allSubscriptions() async throws -> [Subscription] {
         try checkOpen()
         return subscriptions.all
     }

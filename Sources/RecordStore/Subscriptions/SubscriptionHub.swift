@@ -3,7 +3,8 @@ import Synchronization
 /// Delivers notifications to in-process listeners, after the commit they describe is durable.
 final class SubscriptionHub: Sendable {
     private struct Listener {
-        var subscription: Subscription
+        /// The subscription's ID: a replaced subscription is looked up anew on every delivery.
+        var subscriptionID: String
         var continuation: AsyncStream<SubscriptionNotification>.Continuation
     }
 
@@ -24,7 +25,7 @@ final class SubscriptionHub: Sendable {
     func remove(_ id: String) {
         let ended = state.withLock { state -> [AsyncStream<SubscriptionNotification>.Continuation] in
             state.subscriptions[id] = nil
-            let ended = state.listeners.filter { $0.value.subscription.id == id }
+            let ended = state.listeners.filter { $0.value.subscriptionID == id }
             for key in ended.keys { state.listeners[key] = nil }
             return ended.values.map(\.continuation)
         }
@@ -37,7 +38,7 @@ final class SubscriptionHub: Sendable {
         let (stream, continuation) = AsyncStream<SubscriptionNotification>.makeStream(bufferingPolicy: .unbounded)
         let key = state.withLock { state in
             state.nextID += 1
-            state.listeners[state.nextID] = Listener(subscription: subscription, continuation: continuation)
+            state.listeners[state.nextID] = Listener(subscriptionID: subscription.id, continuation: continuation)
             return state.nextID
         }
         continuation.onTermination = { [weak self] _ in
@@ -84,7 +85,11 @@ final class SubscriptionHub: Sendable {
     }
 
     private func deliver(_ notifications: (Subscription) -> [SubscriptionNotification]) {
-        let listeners = state.withLock { Array($0.listeners.values) }
+        let listeners = state.withLock { state in
+            state.listeners.values.compactMap { listener in
+                state.subscriptions[listener.subscriptionID].map { (subscription: $0, continuation: listener.continuation) }
+            }
+        }
         for listener in listeners {
             for notification in notifications(listener.subscription) { listener.continuation.yield(notification) }
         }
