@@ -148,3 +148,20 @@ import Testing
         try db.removeTemporaryDirectory()
     }
 }
+
+@Suite struct QueryAfterCheckpointTests {
+    @Test("a type whose records were all deleted before a checkpoint still queries as empty after reopen")
+    func knownTypeSurvivesCheckpoint() async throws {
+        let database = try await Database.temporary()
+        let directory = database.directory
+        let saved = try await database.save(Record(recordType: "Gone", recordID: RecordID(recordName: "g")))
+        try await database.delete(saved.recordID)
+        try database.close()
+        let reopened = try await Database(directory: directory, durability: .noSyncUnsafe)
+        #expect(reopened.openReport.zonesFromSnapshot >= 1)
+        let page = try await reopened.records(matching: Query(recordType: "Gone"))
+        #expect(page.matchResults.isEmpty)
+        await #expect(throws: RecordStoreError.self) { try await reopened.records(matching: Query(recordType: "NeverSaved")) }
+        try reopened.removeTemporaryDirectory()
+    }
+}

@@ -105,6 +105,7 @@ extension Database {
                 saved.coveredOffset >= from, saved.coveredOffset <= zone.partition.endOffset
             {
                 for (recordName, entry) in saved.records { zone.applySave(name: recordName, entry: entry) }
+                for type in saved.knownTypes { zone.indexes.noteKnownType(type) }
                 from = saved.coveredOffset
                 report.zonesFromSnapshot += 1
             }

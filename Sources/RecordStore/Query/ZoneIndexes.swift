@@ -24,6 +24,11 @@ struct ZoneIndexes: Sendable {
         indexes[declaration.recordType]?[declaration.key] != nil
     }
 
+    /// Remembers a record type saved in the zone (restored from a checkpoint: its records may be gone).
+    mutating func noteKnownType(_ recordType: String) {
+        knownTypes.insert(recordType)
+    }
+
     /// Installs a built index.
     mutating func install(_ index: FieldIndex, recordType: String) {
         indexes[recordType, default: [:]][index.key] = index

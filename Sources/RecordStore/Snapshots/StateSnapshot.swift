@@ -14,10 +14,12 @@ struct StateSnapshot {
         /// Every event below this offset is reflected in `records`.
         var coveredOffset: Int64
         var records: [(name: String, entry: RecordEntry)]
+        /// Every record type ever saved in the zone (queries for other types are `unknownItem`).
+        var knownTypes: [String]
     }
 
     static let magic: [UInt8] = Array("RLSS".utf8)
-    static let version: UInt8 = 2
+    static let version: UInt8 = 3
     static let directoryName = "snapshots"
     static let fileName = "key-index.snapshot"
 
@@ -44,6 +46,8 @@ struct StateSnapshot {
                 TokenBytes.append(UInt32(entry.cascadeTargets.count), to: &bytes)
                 for target in entry.cascadeTargets { Self.appendString(target, to: &bytes) }
             }
+            TokenBytes.append(UInt32(zone.knownTypes.count), to: &bytes)
+            for type in zone.knownTypes { Self.appendString(type, to: &bytes) }
         }
         TokenBytes.append(CRC32C.checksum(bytes), to: &bytes)
         return bytes
@@ -88,7 +92,14 @@ struct StateSnapshot {
                 records.append(
                     (recordName, RecordEntry(recordType: type, changeTag: tag, offset: Int64(bitPattern: offset), cascadeTargets: targets, creationDate: creation)))
             }
-            zones.append(Zone(name: name, incarnation: Int64(bitPattern: incarnation), coveredOffset: Int64(bitPattern: covered), records: records))
+            guard let typeCount = reader.uint32(), Int(typeCount) <= body.count else { return nil }
+            var types: [String] = []
+            for _ in 0..<typeCount {
+                guard let type = reader.string() else { return nil }
+                types.append(type)
+            }
+            zones.append(
+                Zone(name: name, incarnation: Int64(bitPattern: incarnation), coveredOffset: Int64(bitPattern: covered), records: records, knownTypes: types))
         }
         guard reader.position == body.count else { return nil }
         self.zones = zones
