@@ -7,6 +7,8 @@ let package = Package(
     products: [
         .library(name: "RecordLog", targets: ["RecordLog"]),
         .library(name: "RecordStore", targets: ["RecordStore"]),
+        .library(name: "Notes", targets: ["Notes"]),
+        .executable(name: "notes", targets: ["notes"]),
         .executable(name: "recordlog-demo", targets: ["recordlog-demo"]),
     ],
     dependencies: [
@@ -37,6 +39,21 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .target(
+            name: "Notes",
+            dependencies: [
+                "RecordStore",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "notes",
+            dependencies: [
+                "Notes",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Tools/notes"
+        ),
         .executableTarget(
             name: "recordlog-demo",
             dependencies: [
@@ -52,6 +69,10 @@ let package = Package(
         .testTarget(
             name: "RecordStoreTests",
             dependencies: ["RecordStore"]
+        ),
+        .testTarget(
+            name: "NotesTests",
+            dependencies: ["Notes"]
         ),
     ],
     swiftLanguageModes: [.v6]

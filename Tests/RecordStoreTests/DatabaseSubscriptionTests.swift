@@ -84,7 +84,7 @@ import Testing
     @Test("a query subscription fires once per matching record change, with the reason")
     func querySubscription() async throws {
         try await withTemporaryDatabase { database in
-            let query = Query(recordType: "Note", predicates: [QueryPredicate("priority", .greaterThan, .int64(5))])
+            let query = RecordQuery(recordType: "Note", predicates: [QueryPredicate("priority", .greaterThan, .int64(5))])
             var events = try await listen(database, Subscription(id: "q", kind: .query(query, zoneID: nil, firesOn: .all)))
             func expectNext(_ name: String, _ reason: SubscriptionNotification.Reason, zone: ZoneID = .default, sourceLocation: SourceLocation = #_sourceLocation) async {
                 let notification = await events.next()
@@ -136,9 +136,9 @@ import Testing
             let zone = ZoneID(zoneName: "A")
             try await database.createZone(zone)
             var deletions = try await listen(
-                database, Subscription(id: "deletions", kind: .query(Query(recordType: "Note"), zoneID: zone, firesOn: .recordDeletion)))
+                database, Subscription(id: "deletions", kind: .query(RecordQuery(recordType: "Note"), zoneID: zone, firesOn: .recordDeletion)))
             var creations = try await listen(
-                database, Subscription(id: "creations", kind: .query(Query(recordType: "Note"), zoneID: zone, firesOn: .recordCreation)))
+                database, Subscription(id: "creations", kind: .query(RecordQuery(recordType: "Note"), zoneID: zone, firesOn: .recordCreation)))
 
             _ = try await database.save(makeRecord("elsewhere"))  // another zone: neither fires
             _ = try await database.modifyRecords(
@@ -244,7 +244,7 @@ import Testing
             let missing = ZoneID(zoneName: "Nope")
             await expectError(.zoneNotFound) { try await database.save(Subscription(id: "z", kind: .zone(missing))) }
             await expectError(.zoneNotFound) {
-                try await database.save(Subscription(id: "q", kind: .query(Query(recordType: "Note"), zoneID: missing, firesOn: .all)))
+                try await database.save(Subscription(id: "q", kind: .query(RecordQuery(recordType: "Note"), zoneID: missing, firesOn: .all)))
             }
             
         }

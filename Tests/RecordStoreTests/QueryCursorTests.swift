@@ -8,7 +8,7 @@ import Testing
         let db = try await Database.temporary()
         try await db.saveAll((0..<250).map { queryRecord(String(format: "r%03d", $0), ["score": .int64(Int64($0 % 13))]) })
         if indexed { try await db.createIndex(recordType: "Item", key: "score") }
-        let query = Query(recordType: "Item", sortDescriptors: [QuerySortDescriptor(key: "score", ascending: false)])
+        let query = RecordQuery(recordType: "Item", sortDescriptors: [QuerySortDescriptor(key: "score", ascending: false)])
         let expected = try await db.records(matching: query, resultsLimit: 1000).names
         #expect(expected.count == 250)
         let pages = try await db.allPages(query, limit: 7)
@@ -25,7 +25,7 @@ import Testing
         for index in 0..<40 { ranks[String(format: "r%02d", index)] = Int64(index) }
         try await db.saveAll(ranks.map { queryRecord($0.key, ["rank": .int64($0.value)]) })
         if indexed { try await db.createIndex(recordType: "Item", key: "rank") }
-        let query = Query(recordType: "Item", sortDescriptors: [QuerySortDescriptor(key: "rank")])
+        let query = RecordQuery(recordType: "Item", sortDescriptors: [QuerySortDescriptor(key: "rank")])
         let first = try await db.records(matching: query, resultsLimit: 10)
         #expect(first.names == (0..<10).map { String(format: "r%02d", $0) })
         let cursor = try #require(first.cursor)
@@ -66,7 +66,7 @@ import Testing
             record["v"] = value
             return record
         })
-        let query = Query(recordType: "Item", sortDescriptors: [QuerySortDescriptor(key: "v"), QuerySortDescriptor(key: "v", ascending: false)])
+        let query = RecordQuery(recordType: "Item", sortDescriptors: [QuerySortDescriptor(key: "v"), QuerySortDescriptor(key: "v", ascending: false)])
         let expected = try await db.records(matching: query).names
         var names: [String] = []
         var page = try await db.records(matching: query, resultsLimit: 1)
@@ -85,7 +85,7 @@ import Testing
     @Test func malformedCursorBytesAreRefused() async throws {
         let db = try await Database.temporary()
         try await db.saveAll((0..<3).map { queryRecord("r\($0)") })
-        let cursor = try #require(try await db.records(matching: Query(recordType: "Item"), resultsLimit: 1).cursor)
+        let cursor = try #require(try await db.records(matching: RecordQuery(recordType: "Item"), resultsLimit: 1).cursor)
         for bytes in [Data(), Data("garbage".utf8), cursor.data.dropLast(3), Data(cursor.data.reversed())] {
             #expect(throws: RecordStoreError.self) { try QueryCursor(data: bytes) }
         }
@@ -106,7 +106,7 @@ import Testing
         let zone = ZoneID(zoneName: "Gone")
         try await db.createZone(zone)
         try await db.saveAll((0..<3).map { queryRecord("r\($0)", zone: zone) })
-        let cursor = try #require(try await db.records(matching: Query(recordType: "Item"), inZoneWith: zone, resultsLimit: 1).cursor)
+        let cursor = try #require(try await db.records(matching: RecordQuery(recordType: "Item"), inZoneWith: zone, resultsLimit: 1).cursor)
         try await db.deleteZone(zone)
         await expectError(.zoneNotFound) { _ = try await db.records(continuingMatchFrom: cursor) }
         try db.removeTemporaryDirectory()

@@ -65,7 +65,7 @@ import Testing
     @Test func desiredKeysAndResultsLimit() async throws {
         let db = try await Database.temporary()
         try await db.saveAll((0..<10).map { queryRecord("r\($0)", ["a": .int64(Int64($0)), "b": .string("x")]) })
-        let query = Query(recordType: "Item", sortDescriptors: [QuerySortDescriptor(key: "a", ascending: false)])
+        let query = RecordQuery(recordType: "Item", sortDescriptors: [QuerySortDescriptor(key: "a", ascending: false)])
         let all = try await db.records(matching: query, resultsLimit: 3)
         #expect(all.names == ["r9", "r8", "r7"])
         #expect(all.cursor != nil)
@@ -90,7 +90,7 @@ import Testing
             queryRecord("x", zone: work, ["n": .int64(1)]), queryRecord("x", zone: home, ["n": .int64(1)]),
             queryRecord("y", zone: home, ["n": .int64(2)]), queryRecord("z", ["n": .int64(1)]),
         ])
-        let query = Query(recordType: "Item", sortDescriptors: [QuerySortDescriptor(key: "n")])
+        let query = RecordQuery(recordType: "Item", sortDescriptors: [QuerySortDescriptor(key: "n")])
         let everywhere = try await db.records(matching: query)
         #expect(everywhere.matchResults.map(\.0) == [
             RecordID(recordName: "x", zoneID: home), RecordID(recordName: "x", zoneID: work),
@@ -108,14 +108,14 @@ import Testing
         let other = ZoneID(zoneName: "Other")
         try await db.createZone(other)
         _ = try await db.save(queryRecord("a", zone: other))
-        await expectError(.unknownItem) { _ = try await db.records(matching: Query(recordType: "Nothing")) }
+        await expectError(.unknownItem) { _ = try await db.records(matching: RecordQuery(recordType: "Nothing")) }
         await expectError(.unknownItem, "the type lives in another zone") {
-            _ = try await db.records(matching: Query(recordType: "Item"), inZoneWith: .default)
+            _ = try await db.records(matching: RecordQuery(recordType: "Item"), inZoneWith: .default)
         }
-        await expectError(.zoneNotFound) { _ = try await db.records(matching: Query(recordType: "Item"), inZoneWith: ZoneID(zoneName: "Nope")) }
+        await expectError(.zoneNotFound) { _ = try await db.records(matching: RecordQuery(recordType: "Item"), inZoneWith: ZoneID(zoneName: "Nope")) }
         // A type whose records were all deleted is known: the answer is empty, not an error.
         try await db.delete(RecordID(recordName: "a", zoneID: other))
-        #expect(try await db.records(matching: Query(recordType: "Item")).matchResults.isEmpty)
+        #expect(try await db.records(matching: RecordQuery(recordType: "Item")).matchResults.isEmpty)
         try db.removeTemporaryDirectory()
     }
 
@@ -136,15 +136,15 @@ import Testing
         ]
         for predicate in bad {
             let error = await expectError(.invalidArguments, "\(predicate)") {
-                _ = try await db.records(matching: Query(recordType: "Item", predicates: [predicate]))
+                _ = try await db.records(matching: RecordQuery(recordType: "Item", predicates: [predicate]))
             }
             #expect(error?.message.isEmpty == false)
         }
-        await expectError(.invalidArguments) { _ = try await db.records(matching: Query(recordType: "Item"), resultsLimit: 0) }
+        await expectError(.invalidArguments) { _ = try await db.records(matching: RecordQuery(recordType: "Item"), resultsLimit: 0) }
         await expectError(.invalidArguments) {
-            _ = try await db.records(matching: Query(recordType: "Item", sortDescriptors: [QuerySortDescriptor(key: "bad key")]))
+            _ = try await db.records(matching: RecordQuery(recordType: "Item", sortDescriptors: [QuerySortDescriptor(key: "bad key")]))
         }
-        await expectError(.invalidArguments) { _ = try await db.records(matching: Query(recordType: "9lives")) }
+        await expectError(.invalidArguments) { _ = try await db.records(matching: RecordQuery(recordType: "9lives")) }
         try db.removeTemporaryDirectory()
     }
 }
@@ -159,9 +159,9 @@ import Testing
         try database.close()
         let reopened = try await Database(directory: directory, durability: .noSyncUnsafe)
         #expect(reopened.openReport.zonesFromSnapshot >= 1)
-        let page = try await reopened.records(matching: Query(recordType: "Gone"))
+        let page = try await reopened.records(matching: RecordQuery(recordType: "Gone"))
         #expect(page.matchResults.isEmpty)
-        await #expect(throws: RecordStoreError.self) { try await reopened.records(matching: Query(recordType: "NeverSaved")) }
+        await #expect(throws: RecordStoreError.self) { try await reopened.records(matching: RecordQuery(recordType: "NeverSaved")) }
         try reopened.removeTemporaryDirectory()
     }
 }

@@ -22,7 +22,7 @@ import Testing
         return record
     }
 
-    func randomQuery(using random: inout SeededGenerator) -> Query {
+    func randomQuery(using random: inout SeededGenerator) -> RecordQuery {
         var predicates: [QueryPredicate] = []
         for _ in 0..<Int.random(in: 0...2, using: &random) {
             let key = ["a", "b", "c"].randomElement(using: &random) ?? "a"
@@ -36,11 +36,11 @@ import Testing
         let sorts = (0..<Int.random(in: 0...2, using: &random)).map { _ in
             QuerySortDescriptor(key: ["a", "b", "c"].randomElement(using: &random) ?? "a", ascending: Bool.random(using: &random))
         }
-        return Query(recordType: "Item", predicates: predicates, sortDescriptors: sorts)
+        return RecordQuery(recordType: "Item", predicates: predicates, sortDescriptors: sorts)
     }
 
     /// Every page's records, as (ID, fields) so that values are compared, not just names.
-    func answer(_ db: Database, _ query: Query, limit: Int) async throws -> [[RecordID: [String]]] {
+    func answer(_ db: Database, _ query: RecordQuery, limit: Int) async throws -> [[RecordID: [String]]] {
         try await db.allPages(query, limit: limit).map { page in
             var rows: [RecordID: [String]] = [:]
             for record in page.records { rows[record.recordID] = record.allKeys().map { "\($0)=\(String(describing: record[$0]))" } }

@@ -15,18 +15,18 @@ import Testing
     @Test func indexedEqualityReadsOnlyTheMatchingRecords() async throws {
         let db = try await Database.temporary()
         try await db.saveAll(palette(300))
-        let query = Query(recordType: "Item", predicates: [.init("color", .equals, .string("red"))])
+        let query = RecordQuery(recordType: "Item", predicates: [.init("color", .equals, .string("red"))])
         let scanned = try await db.records(matching: query, resultsLimit: 1000)
         #expect(scanned.recordsExamined == 300)
         try await db.createIndex(recordType: "Item", key: "color")
         let indexed = try await db.records(matching: query, resultsLimit: 1000)
         #expect(indexed.recordsExamined == 30)
         #expect(indexed.names == scanned.names)
-        let either = Query(recordType: "Item", predicates: [.init("color", .in, .list([.string("red"), .string("blue")])), .init("rank", .lessThan, .int64(100))])
+        let either = RecordQuery(recordType: "Item", predicates: [.init("color", .in, .list([.string("red"), .string("blue")])), .init("rank", .lessThan, .int64(100))])
         let inResult = try await db.records(matching: either, resultsLimit: 1000)
         #expect(inResult.recordsExamined == 60)
         #expect(inResult.names.count == 20)
-        let none = try await db.records(matching: Query(recordType: "Item", predicates: [.init("color", .equals, .string("mauve"))]))
+        let none = try await db.records(matching: RecordQuery(recordType: "Item", predicates: [.init("color", .equals, .string("mauve"))]))
         #expect(none.recordsExamined == 0 && none.matchResults.isEmpty)
         try db.removeTemporaryDirectory()
     }
@@ -35,7 +35,7 @@ import Testing
         let db = try await Database.temporary()
         try await db.saveAll(palette(300))
         try await db.createIndex(recordType: "Item", key: "rank")
-        let query = Query(recordType: "Item", sortDescriptors: [QuerySortDescriptor(key: "rank", ascending: false)])
+        let query = RecordQuery(recordType: "Item", sortDescriptors: [QuerySortDescriptor(key: "rank", ascending: false)])
         let page = try await db.records(matching: query, resultsLimit: 5)
         #expect(page.names == ["r299", "r298", "r297", "r296", "r295"])
         #expect(page.recordsExamined == 6, "the page and one more, to know a next page exists")
@@ -43,7 +43,7 @@ import Testing
         #expect(next.names == ["r294", "r293", "r292", "r291", "r290"])
         #expect(next.recordsExamined == 6)
         // Unsorted queries read in name order and stop early too, index or not.
-        let unsorted = try await db.records(matching: Query(recordType: "Item"), resultsLimit: 5)
+        let unsorted = try await db.records(matching: RecordQuery(recordType: "Item"), resultsLimit: 5)
         #expect(unsorted.recordsExamined == 6)
         try db.removeTemporaryDirectory()
     }
@@ -58,7 +58,7 @@ import Testing
         try await db.delete(RecordID(recordName: "r000"))
         try await db.saveAll([queryRecord("r002", type: "Other", ["color": .string("red")])])
         #expect(try await db.names(red) == ["r001"])
-        let result = try await db.records(matching: Query(recordType: "Item", predicates: red))
+        let result = try await db.records(matching: RecordQuery(recordType: "Item", predicates: red))
         #expect(result.recordsExamined == 1)
         try db.removeTemporaryDirectory()
     }
@@ -69,7 +69,7 @@ import Testing
         try await db.saveAll(palette(100))
         try await db.createIndex(recordType: "Item", key: "color")
         try await db.createIndex(recordType: "Item", key: "color")  // again: nothing changes
-        let query = Query(recordType: "Item", predicates: [.init("color", .equals, .string("gold"))], sortDescriptors: [QuerySortDescriptor(key: "rank", ascending: false)])
+        let query = RecordQuery(recordType: "Item", predicates: [.init("color", .equals, .string("gold"))], sortDescriptors: [QuerySortDescriptor(key: "rank", ascending: false)])
         let before = try await db.records(matching: query)
         try db.close()
 

@@ -131,8 +131,8 @@ import Testing
 
     @Test func queryMatchesRequireTheTypeAndEveryPredicate() {
         let record = queryRecord("r", ["a": .int64(1), "b": .string("x")])
-        #expect(Query(recordType: "Item", predicates: [.init("a", .equals, .int64(1)), .init("b", .equals, .string("x"))]).matches(record))
-        #expect(!Query(recordType: "Item", predicates: [.init("a", .equals, .int64(1)), .init("b", .equals, .string("y"))]).matches(record))
-        #expect(!Query(recordType: "Other").matches(record))
+        #expect(RecordQuery(recordType: "Item", predicates: [.init("a", .equals, .int64(1)), .init("b", .equals, .string("x"))]).matches(record))
+        #expect(!RecordQuery(recordType: "Item", predicates: [.init("a", .equals, .int64(1)), .init("b", .equals, .string("y"))]).matches(record))
+        #expect(!RecordQuery(recordType: "Other").matches(record))
     }
 }

@@ -20,7 +20,7 @@ extension Database {
     }
 
     /// Every page of `query`, `limit` records each, followed through cursors.
-    func allPages(_ query: Query, zone: ZoneID? = nil, limit: Int) async throws -> [QueryResult] {
+    func allPages(_ query: RecordQuery, zone: ZoneID? = nil, limit: Int) async throws -> [QueryResult] {
         var pages = [try await records(matching: query, inZoneWith: zone, resultsLimit: limit)]
         while let cursor = pages.last?.cursor {
             pages.append(try await records(continuingMatchFrom: cursor, resultsLimit: limit))
@@ -30,7 +30,7 @@ extension Database {
 
     /// The names of the records matching `predicates` on type "Item", in order.
     func names(_ predicates: [QueryPredicate], sort: [QuerySortDescriptor] = [], zone: ZoneID? = nil, limit: Int = 1000) async throws -> [String] {
-        try await records(matching: Query(recordType: "Item", predicates: predicates, sortDescriptors: sort), inZoneWith: zone, resultsLimit: limit)
+        try await records(matching: RecordQuery(recordType: "Item", predicates: predicates, sortDescriptors: sort), inZoneWith: zone, resultsLimit: limit)
             .names
     }
 }

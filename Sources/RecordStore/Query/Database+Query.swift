@@ -3,7 +3,7 @@ extension Database {
     /// order, one page at a time, as CloudKit's `records(matching:inZoneWith:desiredKeys:resultsLimit:)`.
     ///
     /// ```swift
-    /// let query = Query(recordType: "Note", predicates: [.init("folder", .equals, .string("inbox"))],
+    /// let query = RecordQuery(recordType: "Note", predicates: [.init("folder", .equals, .string("inbox"))],
     ///                   sortDescriptors: [QuerySortDescriptor(key: "modificationDate", ascending: false)])
     /// let page = try await database.records(matching: query, resultsLimit: 20)
     /// ```
@@ -22,7 +22,7 @@ extension Database {
     /// - Throws: `invalidArguments` for a malformed query, `zoneNotFound`, or `unknownItem` when no
     ///   record of the type was ever saved in the zones searched.
     public func records(
-        matching query: Query, inZoneWith zoneID: ZoneID? = nil, desiredKeys: [String]? = nil, resultsLimit: Int = 100
+        matching query: RecordQuery, inZoneWith zoneID: ZoneID? = nil, desiredKeys: [String]? = nil, resultsLimit: Int = 100
     ) async throws -> QueryResult {
         try checkOpen()
         try QueryValidation.validate(query, resultsLimit: resultsLimit)
@@ -42,7 +42,7 @@ extension Database {
     }
 
     private func runQuery(
-        _ query: Query, zoneID: ZoneID?, after: SortPosition?, desiredKeys: [String]?, resultsLimit: Int
+        _ query: RecordQuery, zoneID: ZoneID?, after: SortPosition?, desiredKeys: [String]?, resultsLimit: Int
     ) throws -> QueryResult {
         let zones = try queryZones(zoneID)
         guard zones.contains(where: { $0.indexes.knownTypes.contains(query.recordType) }) else {

@@ -16,14 +16,14 @@ public struct QueryCursor: Sendable, Hashable, Codable {
     static let currentVersion = 1
 
     let version: Int
-    let query: Query
+    let query: RecordQuery
     /// The zone searched; nil for every zone.
     let zoneID: ZoneID?
     /// The last returned record's value for each sort descriptor (nil: it had none).
     let lastValues: [FieldValue?]
     let lastRecordID: RecordID
 
-    init(query: Query, zoneID: ZoneID?, last record: Record) {
+    init(query: RecordQuery, zoneID: ZoneID?, last record: Record) {
         version = Self.currentVersion
         self.query = query
         self.zoneID = zoneID

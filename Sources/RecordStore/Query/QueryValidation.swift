@@ -1,7 +1,7 @@
 /// Checks a query before it runs, so a malformed one fails with a message saying what to fix
 /// instead of silently matching nothing.
 enum QueryValidation {
-    static func validate(_ query: Query, resultsLimit: Int) throws(RecordStoreError) {
+    static func validate(_ query: RecordQuery, resultsLimit: Int) throws(RecordStoreError) {
         guard resultsLimit > 0 else {
             throw invalid("resultsLimit is \(resultsLimit); ask for at least one result per page.")
         }

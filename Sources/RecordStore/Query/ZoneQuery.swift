@@ -26,7 +26,7 @@ struct ZoneQuery {
     private(set) var examined = 0
     private var reader: SavedRecordReader
 
-    init(zone: ZoneState, query: Query, after: SortPosition?, wanted: Int) {
+    init(zone: ZoneState, query: RecordQuery, after: SortPosition?, wanted: Int) {
         self.zone = zone
         recordType = query.recordType
         predicates = query.predicates.map(CompiledPredicate.init)

@@ -19,7 +19,7 @@ public struct Subscription: Sendable, Hashable, Codable, Identifiable {
         case zone(ZoneID)
         /// Once per record change that matches the query, in one zone or (nil) all zones. A
         /// deletion matches when the record's type does (its fields are gone).
-        case query(Query, zoneID: ZoneID?, firesOn: FiresOn)
+        case query(RecordQuery, zoneID: ZoneID?, firesOn: FiresOn)
     }
 
     /// The subscription's name, unique in the database.

@@ -1,10 +1,10 @@
 /// A query: a record type, predicates combined with AND (as CloudKit), and a sort order.
 ///
 /// ```swift
-/// let query = Query(recordType: "Note", predicates: [.init("folder", .equals, .string("f1"))],
+/// let query = RecordQuery(recordType: "Note", predicates: [.init("folder", .equals, .string("f1"))],
 ///                   sortDescriptors: [QuerySortDescriptor(key: "modificationDate", ascending: false)])
 /// ```
-public struct Query: Sendable, Hashable, Codable {
+public struct RecordQuery: Sendable, Hashable, Codable {
     /// The type of the records to find.
     public var recordType: String
     /// All must hold (AND); empty matches every record of the type.
