@@ -342,16 +342,14 @@ import Testing
         }
     }
 
-    @Test("a view is registered once; its name must be 1 to 100 of [A-Za-z0-9_-]")
+    @Test("a view name must be 1 to 100 of [A-Za-z0-9_-]")
     func viewRegistration() async throws {
         struct BadName: MaterializedView {
             static let name = "bad name"
             init() {}
             mutating func apply(_ event: ViewEvent) {}
         }
-        try await withTemporaryDatabase { database in
-            _ = try database.register(Catalog.self)
-            await expectError(.invalidArguments) { _ = try database.register(Catalog.self) }
+        _ = try await withTemporaryDatabase { database in
             await expectError(.invalidArguments) { _ = try database.register(BadName.self) }
         }
     }

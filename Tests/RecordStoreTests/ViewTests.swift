@@ -98,12 +98,14 @@ import Testing
         try reopened.removeTemporaryDirectory()
     }
 
-    @Test("registering a view twice or with a bad name is refused")
-    func registrationErrors() async throws {
+    @Test("registering a view again shares its handle; a bad name or a name taken by another type is refused")
+    func registration() async throws {
         let database = try await Database.temporary()
-        _ = try database.register(NoteTexts.self)
-        #expect(throws: RecordStoreError.self) { try database.register(NoteTexts.self) }
+        let first = try database.register(NoteTexts.self)
+        let second = try database.register(NoteTexts.self)
+        #expect(first === second)
         #expect(throws: RecordStoreError.self) { try database.register(BadlyNamed.self) }
+        #expect(throws: RecordStoreError.self) { try database.register(Impostor.self) }
         try database.removeTemporaryDirectory()
     }
 }
@@ -129,5 +131,11 @@ struct NoteTexts: MaterializedView {
 
 struct BadlyNamed: MaterializedView {
     static let name = "bad/name"
+    mutating func apply(_ event: ViewEvent) {}
+}
+
+/// A different view type that claims `NoteTexts`'s name.
+struct Impostor: MaterializedView {
+    static let name = NoteTexts.name
     mutating func apply(_ event: ViewEvent) {}
 }

@@ -5,14 +5,20 @@ extension Database {
     /// Registers a view: it is built from its snapshot and the events after it (or by replaying
     /// the whole log), then kept live on every commit.
     ///
-    /// - Throws: `invalidArguments` for a bad view name or one already registered.
+    /// Registering the same view type again returns the same handle.
+    ///
+    /// - Throws: `invalidArguments` for a bad view name, or a name another view type registered.
     public func register<View: MaterializedView>(_ type: View.Type) throws -> ViewHandle<View> {
         try checkOpen()
         try Self.validateViewName(View.name)
         let saved = (try? DurableFile.read(ViewSnapshot<View>.path(directory: directory))).flatMap { $0 }.flatMap(ViewSnapshot<View>.decode)
         return try state.withLock { state in
-            guard !state.views.contains(where: { $0.name == View.name }) else {
-                throw RecordStoreError(.invalidArguments, "A view named \"\(View.name)\" is registered already; register each view once.")
+            if let existing = state.views.first(where: { $0.name == View.name }) {
+                guard let handle = existing.handle as? ViewHandle<View> else {
+                    throw RecordStoreError(
+                        .invalidArguments, "Another view type is registered under the name \"\(View.name)\"; give each view type its own name.")
+                }
+                return handle
             }
             let view = try build(View.self, zones: Array(state.zones.values), from: saved?.storeID == storeID ? saved : nil)
             let handle = ViewHandle(view)

@@ -18,12 +18,15 @@ public final class ViewHandle<View: MaterializedView>: Sendable {
 /// A view behind a type-erased face, as the database keeps it.
 struct ViewSink: Sendable {
     let name: String
+    /// The typed handle, for a second registration of the same view to share it.
+    let handle: any Sendable
     let apply: @Sendable (ViewEvent) -> Void
     /// The view's bytes for its snapshot (JSON).
     let encode: @Sendable () throws -> [UInt8]
 
     init<View: MaterializedView>(_ handle: ViewHandle<View>) {
         name = View.name
+        self.handle = handle
         apply = { event in handle.box.withLock { $0.apply(event) } }
         encode = { try ViewSnapshot.encodeView(handle.current) }
     }

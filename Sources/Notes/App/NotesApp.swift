@@ -1,0 +1,107 @@
+import Foundation
+
+/// The notes command line's logic, callable in-process: each command returns the text to print
+/// and throws `NotesAppError` for what the user got wrong, before anything is written.
+public struct NotesApp: Sendable {
+    public let manager: any NotesManager
+
+    public init(manager: any NotesManager) {
+        self.manager = manager
+    }
+
+    /// Every folder, by name: a line each, or a JSON array of `{id, name, createdAt, modifiedAt}`.
+    public func folders(json: Bool) async throws -> String {
+        let folders = try await manager.fetchFolders()
+        if json { return try NotesJSON.encode(folders.map(FolderJSON.init)) }
+        var lines: [String] = []
+        for folder in folders {
+            let count = try await manager.fetchNotes(in: folder).count
+            lines.append("\(folder.name)\t\(count) note\(count == 1 ? "" : "s")\t\(folder.id)")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// Creates a folder; returns its id.
+    public func addFolder(name: String) async throws -> String {
+        try await manager.save(manager.newFolder(name: name)).id
+    }
+
+    /// Deletes the folder named `name` and its notes.
+    ///
+    /// - Throws: `NotesAppError.noSuchFolder`, or `.ambiguousFolder` when several have that name.
+    public func deleteFolder(name: String) async throws -> String {
+        let folder = try await folder(named: name)
+        let count = try await manager.fetchNotes(in: folder).count
+        try await manager.delete(folder)
+        return "deleted folder \(folder.name) and its \(count) note\(count == 1 ? "" : "s")"
+    }
+
+    /// Adds a note to the folder named `folderName` ("My Notes", created when missing, by
+    /// default); returns the new note's id as the last line.
+    public func add(text: String, folderName: String?) async throws -> String {
+        let folder: Folder
+        if let folderName { folder = try await self.folder(named: folderName) } else { folder = try await manager.createDefaultFolder() }
+        var note = manager.newNote(in: folder)
+        note.content = text
+        let saved = try await manager.save(note)
+        return "added \(saved.title.debugDescription) to \(folder.name)\n\(saved.id)"
+    }
+
+    /// Replaces a note's text.
+    public func edit(id: String, text: String) async throws -> String {
+        var note = try await note(id: id)
+        note.content = text
+        let saved = try await manager.save(note)
+        return "edited \(saved.id): \(saved.title)"
+    }
+
+    /// Deletes a note.
+    public func delete(id: String) async throws -> String {
+        let note = try await note(id: id)
+        try await manager.delete(note)
+        return "deleted \(note.id)"
+    }
+
+    /// The notes of one folder, or of every folder (by folder name), oldest first: a line each, or
+    /// a JSON array of `{id, folderID, title, content, createdAt, modifiedAt}`.
+    public func list(folderName: String?, json: Bool) async throws -> String {
+        let folders: [Folder]
+        if let folderName { folders = [try await folder(named: folderName)] } else { folders = try await manager.fetchFolders() }
+        var notes: [Note] = []
+        for folder in folders { notes += try await manager.fetchNotes(in: folder) }
+        if json { return try NotesJSON.encode(notes.map(NoteJSON.init)) }
+        let names = Dictionary(folders.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+        return notes.map { note in
+            "\(note.id)\t\(names[note.folderID] ?? "")\t\(note.title)"
+        }.joined(separator: "\n")
+    }
+
+    private func folder(named name: String) async throws -> Folder {
+        let matches = try await manager.fetchFolders().filter { $0.name == name }
+        guard let folder = matches.first else { throw NotesAppError.noSuchFolder(name) }
+        guard matches.count == 1 else { throw NotesAppError.ambiguousFolder(name, ids: matches.map(\.id)) }
+        return folder
+    }
+
+    private func note(id: String) async throws -> Note {
+        for folder in try await manager.fetchFolders() {
+            if let note = try await manager.fetchNotes(in: folder).first(where: { $0.id == id }) { return note }
+        }
+        throw NotesAppError.noSuchNote(id)
+    }
+}
+
+/// What the notes command refuses.
+public enum NotesAppError: Error, Equatable, CustomStringConvertible {
+    case noSuchFolder(String)
+    case ambiguousFolder(String, ids: [String])
+    case noSuchNote(String)
+
+    public var description: String {
+        switch self {
+        case .noSuchFolder(let name): "no folder is named \(name.debugDescription); see `notes folders`"
+        case .ambiguousFolder(let name, let ids): "several folders are named \(name.debugDescription) (\(ids.joined(separator: ", "))); rename one"
+        case .noSuchNote(let id): "no note has the id \(id); see `notes list`"
+        }
+    }
+}

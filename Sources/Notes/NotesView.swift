@@ -1,0 +1,50 @@
+import RecordStore
+
+/// Every note of the Notes zone, by folder: a materialized view over the log.
+public struct NotesView: MaterializedView {
+    public static let name = "notes-notes"
+    /// Folder id → note id → note.
+    public private(set) var notesByFolder: [String: [String: Note]] = [:]
+    /// Note id → folder id.
+    private var folderOfNote: [String: String] = [:]
+
+    public init() {}
+
+    public mutating func apply(_ event: ViewEvent) {
+        switch event {
+        case .saved(let record):
+            guard record.recordID.zoneID == NotesRecords.zone, let note = NotesRecords.note(from: record) else { return }
+            remove(note.id)
+            notesByFolder[note.folderID, default: [:]][note.id] = note
+            folderOfNote[note.id] = note.folderID
+        case .deleted(let id, let recordType):
+            guard id.zoneID == NotesRecords.zone, recordType == NotesRecords.noteType else { return }
+            remove(id.recordName)
+        case .zoneDeleted(let zoneID):
+            if zoneID == NotesRecords.zone {
+                notesByFolder = [:]
+                folderOfNote = [:]
+            }
+        }
+    }
+
+    private mutating func remove(_ noteID: String) {
+        guard let folderID = folderOfNote.removeValue(forKey: noteID) else { return }
+        notesByFolder[folderID]?[noteID] = nil
+        if notesByFolder[folderID]?.isEmpty == true { notesByFolder[folderID] = nil }
+    }
+
+    /// The note with this id, if any.
+    public func note(_ id: String) -> Note? {
+        folderOfNote[id].flatMap { notesByFolder[$0]?[id] }
+    }
+
+    /// A folder's notes by modification date (then id), oldest first unless `newestFirst`.
+    public func notes(in folderID: String, newestFirst: Bool) -> [Note] {
+        let ascending = (notesByFolder[folderID] ?? [:]).values.sorted { lhs, rhs in
+            let left = lhs.modifiedAt ?? .distantPast, right = rhs.modifiedAt ?? .distantPast
+            return left == right ? lhs.id < rhs.id : left < right
+        }
+        return newestFirst ? ascending.reversed() : ascending
+    }
+}

@@ -1,0 +1,129 @@
+import ArgumentParser
+import Foundation
+import Notes
+import RecordStore
+
+/// The Notes app in a terminal, over an embedded RecordLog store.
+@main
+struct NotesCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "notes",
+        abstract: "Folders and notes, kept in an embedded RecordLog store.",
+        discussion: """
+            The store is the directory given by --store, else $NOTES_STORE, else \
+            $XDG_DATA_HOME/recordlog-notes, else ~/.local/share/recordlog-notes. Every change is \
+            a durable commit appended to the store's log; inspect it with log-inspect.
+
+            Examples:
+              notes add "Buy milk"                 (into "My Notes", created on first use)
+              notes add-folder Work
+              notes add --folder Work "Call Anna"
+              notes list --json
+              notes edit <id> "Buy oat milk"
+            """,
+        subcommands: [Folders.self, AddFolder.self, DeleteFolder.self, Add.self, Edit.self, Delete.self, List.self])
+
+    /// `--store` before the subcommand (`notes --store DIR list`); after it works too.
+    @OptionGroup var options: StoreOptions
+}
+
+/// The option every command takes.
+struct StoreOptions: ParsableArguments {
+    @Option(name: .long, help: "The store directory (default: $NOTES_STORE or ~/.local/share/recordlog-notes).")
+    var store: String?
+
+    /// Opens the store, runs `body` with the app, prints its output, and turns a user error into
+    /// a message on stderr and exit status 1.
+    func run(parent: StoreOptions, _ body: (NotesApp) async throws -> String) async throws {
+        let path = NotesStoreLocation.resolve(option: store ?? parent.store, environment: ProcessInfo.processInfo.environment)
+        do {
+            let database = try await Database(directory: path)
+            let output: String
+            do {
+                output = try await body(NotesApp(manager: try await RecordNotesManager(database: database)))
+            } catch {
+                try? database.close()
+                throw error
+            }
+            try database.close()
+            if !output.isEmpty { print(output) }
+        } catch let error as NotesAppError {
+            FileHandle.standardError.write(Data("notes: \(error)\n".utf8))
+            throw ExitCode(1)
+        } catch let error as NotesError {
+            FileHandle.standardError.write(Data("notes: \(error)\n".utf8))
+            throw ExitCode(1)
+        } catch let error as ExitCode {
+            throw error
+        } catch {
+            FileHandle.standardError.write(Data("notes: \(error)\n".utf8))
+            throw ExitCode(2)
+        }
+    }
+}
+
+struct Folders: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "List the folders, by name.")
+    @OptionGroup var options: StoreOptions
+    @ParentCommand var parent: NotesCommand
+    @Flag(help: "Print a JSON array of {id, name, createdAt, modifiedAt}.") var json = false
+
+    func run() async throws { try await options.run(parent: parent.options) { try await $0.folders(json: json) } }
+}
+
+struct AddFolder: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "add-folder", abstract: "Create a folder; prints its id.")
+    @OptionGroup var options: StoreOptions
+    @ParentCommand var parent: NotesCommand
+    @Argument(help: "The folder's name.") var name: String
+
+    func run() async throws { try await options.run(parent: parent.options) { try await $0.addFolder(name: name) } }
+}
+
+struct DeleteFolder: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "delete-folder", abstract: "Delete a folder and its notes.")
+    @OptionGroup var options: StoreOptions
+    @ParentCommand var parent: NotesCommand
+    @Argument(help: "The folder's name.") var name: String
+
+    func run() async throws { try await options.run(parent: parent.options) { try await $0.deleteFolder(name: name) } }
+}
+
+struct Add: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Add a note; prints its id as the last line.")
+    @OptionGroup var options: StoreOptions
+    @ParentCommand var parent: NotesCommand
+    @Option(help: "The folder's name (default: \"My Notes\", created when missing).") var folder: String?
+    @Argument(help: "The note's text.") var text: String
+
+    func run() async throws { try await options.run(parent: parent.options) { try await $0.add(text: text, folderName: folder) } }
+}
+
+struct Edit: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Replace a note's text.")
+    @OptionGroup var options: StoreOptions
+    @ParentCommand var parent: NotesCommand
+    @Argument(help: "The note's id.") var id: String
+    @Argument(help: "The new text.") var text: String
+
+    func run() async throws { try await options.run(parent: parent.options) { try await $0.edit(id: id, text: text) } }
+}
+
+struct Delete: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Delete a note.")
+    @OptionGroup var options: StoreOptions
+    @ParentCommand var parent: NotesCommand
+    @Argument(help: "The note's id.") var id: String
+
+    func run() async throws { try await options.run(parent: parent.options) { try await $0.delete(id: id) } }
+}
+
+struct List: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "List notes, oldest first: one folder's, or every folder's.")
+    @OptionGroup var options: StoreOptions
+    @ParentCommand var parent: NotesCommand
+    @Option(help: "Only this folder's notes.") var folder: String?
+    @Flag(help: "Print a JSON array of {id, folderID, title, content, createdAt, modifiedAt}.") var json = false
+
+    func run() async throws { try await options.run(parent: parent.options) { try await $0.list(folderName: folder, json: json) } }
+}
