@@ -9,6 +9,9 @@ let package = Package(
         .library(name: "RecordStore", targets: ["RecordStore"]),
         .library(name: "Notes", targets: ["Notes"]),
         .executable(name: "notes", targets: ["notes"]),
+        .library(name: "LogInspection", targets: ["LogInspection"]),
+        .executable(name: "log-inspect", targets: ["log-inspect"]),
+        .executable(name: "log-replay", targets: ["log-replay"]),
         .executable(name: "recordlog-demo", targets: ["recordlog-demo"]),
     ],
     dependencies: [
@@ -54,6 +57,31 @@ let package = Package(
             ],
             path: "Tools/notes"
         ),
+        .target(
+            name: "LogInspection",
+            dependencies: [
+                "RecordLog",
+                "RecordStore",
+                "Notes",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "log-inspect",
+            dependencies: [
+                "LogInspection",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Tools/log-inspect"
+        ),
+        .executableTarget(
+            name: "log-replay",
+            dependencies: [
+                "LogInspection",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Tools/log-replay"
+        ),
         .executableTarget(
             name: "recordlog-demo",
             dependencies: [
@@ -73,6 +101,10 @@ let package = Package(
         .testTarget(
             name: "NotesTests",
             dependencies: ["Notes"]
+        ),
+        .testTarget(
+            name: "LogInspectionTests",
+            dependencies: ["LogInspection"]
         ),
     ],
     swiftLanguageModes: [.v6]

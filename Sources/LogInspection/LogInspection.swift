@@ -1,0 +1,1 @@
+// The LogInspection module: see Inspect/ and Replay/.
