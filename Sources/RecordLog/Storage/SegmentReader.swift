@@ -1,0 +1,87 @@
+/// Reads any Kafka v2 segment file — ours or another writer's — batch by batch, for tools.
+///
+/// ```swift
+/// let segment = try SegmentReader(path: "zones/Notes/00000000000000000000.log")
+/// let outcome = try segment.readBatches { batch, position in print(position, batch.header.baseOffset) }
+/// if let problem = outcome.problem { print(problem.position, problem.problem) }
+/// ```
+public struct SegmentReader: Sendable {
+    /// What reading a segment found.
+    public struct Outcome: Sendable {
+        /// The end of the last valid batch.
+        public var validEnd: Int64
+        /// One past the last valid offset.
+        public var nextOffset: Int64
+        public var batchCount: Int
+        public var recordCount: Int
+        /// The first invalid batch, if any.
+        public var problem: (position: Int64, problem: BatchProblem)?
+        /// Whether a valid batch follows the problem: mid-log corruption, not a torn tail.
+        public var validBatchFollows: Bool
+    }
+
+    public let path: String
+    /// The file's size in bytes.
+    public let size: Int64
+    let file: OpenFile
+    let maxBatchBytes: Int
+
+    /// Opens a segment file read-only.
+    public init(path: String, maxBatchBytes: Int = LogOptions.defaultMaxBatchBytes) throws {
+        self.path = path
+        self.maxBatchBytes = maxBatchBytes
+        file = try OpenFile(path: path, writable: false)
+        size = try file.size()
+    }
+
+    /// The base offset the file name states (20 digits + `.log`), if it has such a name.
+    public var namedBaseOffset: Int64? {
+        SegmentName.baseOffset(of: String(path.split(separator: "/").last ?? ""), suffix: SegmentName.logSuffix)
+    }
+
+    /// Calls `body` with each valid batch and its position, in file order, until the end or the
+    /// first invalid batch. Offsets must continue from one batch to the next; the first batch may
+    /// start anywhere unless `expectedBaseOffset` is given.
+    public func readBatches(
+        expectedBaseOffset: Int64? = nil, _ body: (RecordBatch, Int64) throws -> Void
+    ) throws -> Outcome {
+        let scanner = SegmentScanner(file: file, fileSize: size, maxBatchBytes: maxBatchBytes)
+        var first = expectedBaseOffset
+        if first == nil {
+            let head = try file.read(at: 0, count: RecordBatchHeader.size)
+            first = head.withUnsafeBytes { RecordBatchHeader(parsing: $0)?.baseOffset } ?? 0
+        }
+        let outcome = try scanner.scan(from: 0, expectedOffset: first ?? 0) { header, position, bytes in
+            try body(RecordBatch(validated: header, bytes: Array(bytes)[...]), position)
+        }
+        var follows = false
+        if let (position, _) = outcome.problem { follows = try scanner.firstValidBatch(from: position) != nil }
+        return Outcome(
+            validEnd: outcome.validEnd, nextOffset: outcome.nextOffset, batchCount: outcome.batchCount,
+            recordCount: outcome.recordCount, problem: outcome.problem, validBatchFollows: follows)
+    }
+
+    /// Compares the `.index` and `.timeindex` files beside the segment with the ones rebuilt
+    /// from its batches; returns what differs (nothing when both match or the files are absent).
+    /// - Parameter sealed: whether the segment is no longer written (its time index then ends
+    ///   with the closing entry).
+    public func indexProblems(indexIntervalBytes: Int = 4096, sealed: Bool = true) throws -> [String] {
+        let base = namedBaseOffset ?? 0
+        var indexer = SegmentIndexer(baseOffset: base, intervalBytes: indexIntervalBytes)
+        _ = try readBatches(expectedBaseOffset: base) { batch, position in indexer.didAppend(batch.header, at: position) }
+        if sealed { indexer.seal() }
+        let stem = String(path.dropLast(SegmentName.logSuffix.count))
+        var problems: [String] = []
+        for (suffix, expected) in [
+            (SegmentName.indexSuffix, indexer.offsetIndex.serialized()), (SegmentName.timeIndexSuffix, indexer.timeIndex.serialized()),
+        ] {
+            let indexPath = stem + suffix
+            guard FileSystem.exists(indexPath) else { continue }
+            let actual = try FileSystem.readAll(indexPath)
+            if actual != expected {
+                problems.append("\(indexPath): \(actual.count) bytes differ from the \(expected.count) bytes rebuilt from the segment")
+            }
+        }
+        return problems
+    }
+}
