@@ -2,8 +2,8 @@ import Foundation
 import RecordLog
 
 extension Database {
-    /// The most items one `modifyRecords` call may hold, as CloudKit's limit.
-    public static let maximumItemsPerRequest = 400
+    /// The default of the most items one `modifyRecords` call may hold: CloudKit's limit.
+    public static let defaultMaximumItemsPerRequest = 400
 
     /// Saves and deletes records, each zone's part as one atomic, durable commit.
     ///
@@ -13,14 +13,15 @@ extension Database {
     /// Deleting a record deletes, in the same commit, every record that references it with
     /// `.deleteSelf` (transitively).
     ///
-    /// - Throws: `limitExceeded` for more than 400 items, `invalidArguments` for an ID named twice.
+    /// - Throws: `limitExceeded` for more than `maximumItemsPerRequest` items (400 unless the
+    ///   database was opened with another limit), `invalidArguments` for an ID named twice.
     public func modifyRecords(
         saving: [Record], deleting: [RecordID], savePolicy: SavePolicy = .ifServerRecordUnchanged, atomically: Bool = true
     ) async throws -> ModifyResult {
         try checkOpen()
         let count = saving.count + deleting.count
-        guard count <= Self.maximumItemsPerRequest else {
-            throw RecordStoreError.tooManyItems(count, limit: Self.maximumItemsPerRequest)
+        guard count <= maximumItemsPerRequest else {
+            throw RecordStoreError.tooManyItems(count, limit: maximumItemsPerRequest)
         }
         var seen = Set<RecordID>()
         for id in saving.map(\.recordID) + deleting where !seen.insert(id).inserted {

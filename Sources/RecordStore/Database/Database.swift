@@ -36,15 +36,23 @@ public final class Database: Sendable {
     public var openReport: OpenReport { state.withLock { $0.openReport } }
     let logger: Logger
 
+    /// The most items one `modifyRecords` call may hold.
+    public let maximumItemsPerRequest: Int
+
     /// Opens the store at `directory`, creating it when missing, and rebuilds the current state
     /// by replaying the log.
+    ///
+    /// - Parameter maximumItemsPerRequest: CloudKit's 400 by default; an embedded store may
+    ///   allow larger atomic commits (bulk imports), up to the log's batch size limit.
     ///
     /// - Throws: `LogError` when the log cannot be opened (locked, corrupt — see `Log.repair`),
     ///   `RecordStoreError(.internalError)` when an event in it cannot be decoded.
     public init(
-        directory: String, durability: LogOptions.Durability = .fsync, logger: Logger = Logger(label: "RecordStore")
+        directory: String, durability: LogOptions.Durability = .fsync,
+        maximumItemsPerRequest: Int = Database.defaultMaximumItemsPerRequest, logger: Logger = Logger(label: "RecordStore")
     ) async throws {
         self.directory = directory
+        self.maximumItemsPerRequest = max(1, maximumItemsPerRequest)
         self.logger = logger
         var options = LogOptions(durability: durability)
         options.compression = .lz4
