@@ -1,0 +1,28 @@
+// swift-tools-version:6.1
+import Foundation
+import PackageDescription
+
+// The root package, by path; its identity is its directory's name, whatever the checkout is called.
+let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+let rootIdentity = root.lastPathComponent.lowercased()
+
+let package = Package(
+    name: "RecordLogBenchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(path: "../.."),
+        .package(url: "https://github.com/groue/GRDB.swift.git", exact: "7.10.0"),
+    ],
+    targets: [
+        .executableTarget(
+            name: "recordlog-bench",
+            dependencies: [
+                .product(name: "RecordLog", package: rootIdentity),
+                .product(name: "RecordStore", package: rootIdentity),
+                .product(name: "Notes", package: rootIdentity),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        )
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,46 @@
+import Foundation
+
+/// Timing, memory and disk measurements.
+enum Measure {
+    /// Seconds taken by `body`.
+    static func seconds(_ body: () async throws -> Void) async rethrows -> Double {
+        let clock = ContinuousClock()
+        let start = clock.now
+        try await body()
+        let elapsed = clock.now - start
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    }
+
+    /// A field of /proc/self/status in bytes (VmRSS, VmHWM), 0 when unavailable.
+    static func status(_ field: String) -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+        for line in text.split(separator: "\n") where line.hasPrefix(field + ":") {
+            let parts = line.split(separator: " ").compactMap { Int($0) }
+            return (parts.first ?? 0) * 1024
+        }
+        return 0
+    }
+
+    /// Bytes of the files under `path`.
+    static func diskBytes(_ path: String) -> Int {
+        guard let enumerator = FileManager.default.enumerator(atPath: path) else { return 0 }
+        var total = 0
+        while let name = enumerator.nextObject() as? String {
+            let attributes = try? FileManager.default.attributesOfItem(atPath: path + "/" + name)
+            if (attributes?[.type] as? FileAttributeType) == .typeRegular { total += (attributes?[.size] as? Int) ?? 0 }
+        }
+        return total
+    }
+
+    static func machine() -> [String: String] {
+        var facts: [String: String] = ["cores": "\(ProcessInfo.processInfo.activeProcessorCount)"]
+        if let info = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
+            let line = info.split(separator: "\n").first(where: { $0.hasPrefix("model name") })
+        {
+            facts["cpu"] = line.split(separator: ":").last.map { $0.trimmingCharacters(in: .whitespaces) }
+        }
+        facts["memory"] = "\(ProcessInfo.processInfo.physicalMemory / (1 << 30)) GiB"
+        facts["os"] = ProcessInfo.processInfo.operatingSystemVersionString
+        return facts
+    }
+}

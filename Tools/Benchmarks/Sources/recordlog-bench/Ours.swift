@@ -1,0 +1,101 @@
+import Foundation
+import Notes
+import RecordLog
+import RecordStore
+
+/// The RecordLog side: a RecordStore database holding Notes-shaped records, read through the
+/// Notes facade and its materialized views.
+final class Ours {
+    static let zone = ZoneID(zoneName: "Notes")
+    let path: String
+    var database: Database
+    var manager: RecordNotesManager
+
+    init(path: String) async throws {
+        self.path = path
+        database = try await Database(directory: path, maximumItemsPerRequest: 1000)
+        manager = try await RecordNotesManager(database: database)
+        var folders: [Record] = []
+        for index in 0..<Dataset.folderCount {
+            var folder = Record(recordType: "Folder", recordID: RecordID(recordName: Dataset.folderName(index), zoneID: Self.zone))
+            folder["name"] = .string(Dataset.folderName(index))
+            folders.append(folder)
+        }
+        _ = try await database.modifyRecords(saving: folders, deleting: [])
+    }
+
+    static func record(_ row: Dataset.Row) -> Record {
+        var record = Record(recordType: "Note", recordID: RecordID(recordName: row.name, zoneID: zone))
+        record["content"] = .string(row.content)
+        record["title"] = .string(row.title)
+        record["folder"] = .reference(Reference(recordID: RecordID(recordName: row.folder, zoneID: zone), action: .deleteSelf))
+        return record
+    }
+
+    /// Saves rows `range` in commits of `batch`.
+    func saveBatched(_ range: Range<Int>, batch: Int) async throws {
+        for start in stride(from: range.lowerBound, to: range.upperBound, by: batch) {
+            let records = (start..<min(start + batch, range.upperBound)).map { Self.record(Dataset.row($0)) }
+            _ = try await database.modifyRecords(saving: records, deleting: [])
+        }
+    }
+
+    /// Saves each row as its own commit, from `writers` concurrent tasks.
+    func saveSingly(_ range: Range<Int>, writers: Int) async throws {
+        let database = self.database
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for writer in 0..<writers {
+                group.addTask {
+                    for index in stride(from: range.lowerBound + writer, to: range.upperBound, by: writers) {
+                        _ = try await database.save(Self.record(Dataset.row(index)))
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+    }
+
+    /// A zone token at the current end of the log (paging through everything once).
+    func currentToken() async throws -> ServerChangeToken {
+        var token: ServerChangeToken?
+        var more = true
+        while more {
+            let page = try await database.fetchZoneChanges(in: Self.zone, since: token, resultsLimit: 50_000, desiredKeys: [])
+            token = page.changeToken
+            more = page.moreComing
+        }
+        guard let token else { throw RecordStoreError(.internalError, "no token") }
+        return token
+    }
+
+    /// Every change since `token`; returns how many records came back.
+    func changes(since token: ServerChangeToken) async throws -> Int {
+        var token = token
+        var count = 0
+        var more = true
+        while more {
+            let page = try await database.fetchZoneChanges(in: Self.zone, since: token, resultsLimit: 10_000)
+            count += page.changedRecords.count + page.deletions.count
+            token = page.changeToken
+            more = page.moreComing
+        }
+        return count
+    }
+
+    /// Rebuilds the Notes view by replaying the whole log; returns the notes it holds.
+    func replay() throws -> Int {
+        try database.rebuild(NotesView.self).notesByFolder.values.reduce(0) { $0 + $1.count }
+    }
+
+    func fetchFolder(_ index: Int) async throws -> Int {
+        let folder = Folder(id: Dataset.folderName(index), name: Dataset.folderName(index))
+        return try await manager.fetchNotes(in: folder).count
+    }
+
+    func close() throws { try database.close() }
+
+    func reopen() async throws {
+        database = try await Database(directory: path, maximumItemsPerRequest: 1000)
+        manager = try await RecordNotesManager(database: database)
+    }
+}

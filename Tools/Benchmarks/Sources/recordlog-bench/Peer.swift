@@ -1,0 +1,131 @@
+import Foundation
+import GRDB
+import Notes
+
+/// The SQLite side, as a competent developer would build it with GRDB: WAL, synchronous=FULL, a
+/// primary key on (zone, name), an index on (folder, modified), a change-sequence column.
+final class Peer: @unchecked Sendable {
+    let path: String
+    var pool: DatabasePool
+    /// The next change sequence number (the app's own counter, as for "changes since").
+    private let sequence = SequenceCounter()
+
+    init(path: String) async throws {
+        self.path = path
+        pool = try Self.open(path)
+        try await pool.write { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE IF NOT EXISTS note (
+                      zone TEXT NOT NULL, name TEXT NOT NULL, folder TEXT NOT NULL, content TEXT NOT NULL,
+                      title TEXT NOT NULL, created INTEGER NOT NULL, modified INTEGER NOT NULL, seq INTEGER NOT NULL,
+                      PRIMARY KEY (zone, name));
+                    CREATE INDEX IF NOT EXISTS note_folder_modified ON note(folder, modified);
+                    CREATE INDEX IF NOT EXISTS note_seq ON note(seq);
+                    """)
+        }
+    }
+
+    static func open(_ path: String) throws -> DatabasePool {
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+        return try DatabasePool(path: path, configuration: configuration)
+    }
+
+    private static func insert(_ db: Database, _ row: Dataset.Row, sequence: Int64) throws {
+        let statement = try db.cachedStatement(
+            sql: "INSERT OR REPLACE INTO note (zone, name, folder, content, title, created, modified, seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        try statement.execute(arguments: ["Notes", row.name, row.folder, row.content, row.title, row.created, now, sequence])
+    }
+
+    func saveBatched(_ range: Range<Int>, batch: Int) async throws {
+        for start in stride(from: range.lowerBound, to: range.upperBound, by: batch) {
+            let rows = (start..<min(start + batch, range.upperBound)).map(Dataset.row)
+            let first = sequence.take(rows.count)
+            try await pool.write { db in
+                for (offset, row) in rows.enumerated() { try Self.insert(db, row, sequence: first + Int64(offset)) }
+            }
+        }
+    }
+
+    func saveSingly(_ range: Range<Int>, writers: Int) async throws {
+        let pool = self.pool
+        let sequence = self.sequence
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for writer in 0..<writers {
+                group.addTask {
+                    for index in stride(from: range.lowerBound + writer, to: range.upperBound, by: writers) {
+                        let row = Dataset.row(index)
+                        let number = sequence.take(1)
+                        try await pool.write { db in try Self.insert(db, row, sequence: number) }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+    }
+
+    func currentSequence() async throws -> Int64 {
+        try await pool.read { db in try Int64.fetchOne(db, sql: "SELECT COALESCE(MAX(seq), -1) FROM note") ?? -1 }
+    }
+
+    private static func note(_ row: Row) -> Note {
+        Note(
+            id: row[1], folderID: row[2], content: row[3],
+            createdAt: Date(timeIntervalSince1970: Double(row[5] as Int64) / 1000),
+            modifiedAt: Date(timeIntervalSince1970: Double(row[6] as Int64) / 1000))
+    }
+
+    private static let columns = "zone, name, folder, content, title, created, modified, seq"
+
+    func changes(since sequence: Int64) async throws -> Int {
+        try await pool.read { db in
+            let rows = try Row.fetchCursor(db, sql: "SELECT \(Self.columns) FROM note WHERE seq > ? ORDER BY seq", arguments: [sequence])
+            var notes: [Note] = []
+            while let row = try rows.next() { notes.append(Self.note(row)) }
+            return notes.count
+        }
+    }
+
+    /// A full scan decoding every row into the same structs the views hold.
+    func replay() async throws -> Int {
+        try await pool.read { db in
+            let rows = try Row.fetchCursor(db, sql: "SELECT \(Self.columns) FROM note")
+            var byFolder: [String: [String: Note]] = [:]
+            while let row = try rows.next() {
+                let note = Self.note(row)
+                byFolder[note.folderID, default: [:]][note.id] = note
+            }
+            return byFolder.values.reduce(0) { $0 + $1.count }
+        }
+    }
+
+    func fetchFolder(_ index: Int) async throws -> Int {
+        try await pool.read { db in
+            let rows = try Row.fetchCursor(
+                db, sql: "SELECT \(Self.columns) FROM note WHERE folder = ? ORDER BY modified, name", arguments: [Dataset.folderName(index)])
+            var notes: [Note] = []
+            while let row = try rows.next() { notes.append(Self.note(row)) }
+            return notes.count
+        }
+    }
+
+    func close() throws { try pool.close() }
+
+    func reopen() throws { pool = try Self.open(path) }
+}
+
+/// A thread-safe counter.
+final class SequenceCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var next: Int64 = 0
+
+    func take(_ count: Int) -> Int64 {
+        lock.lock()
+        defer { lock.unlock() }
+        let first = next
+        next += Int64(count)
+        return first
+    }
+}
