@@ -56,7 +56,10 @@ public struct RecordBatchBuilder: Sendable {
             size += VarintSize.varint(Int32(keyLength)) + keyLength
             size += header.value.map { VarintSize.varint(Int32($0.count)) + $0.count } ?? 1
         }
-        body.reserveCapacity(body.count + size + 5)
+        // Grow geometrically: reserving the exact size on every append would copy the whole
+        // buffer each time.
+        let needed = body.count + size + 5
+        if body.capacity < needed { body.reserveCapacity(max(needed, body.capacity * 2)) }
         body.appendVarint(Int32(size))
         body.append(0)  // record attributes: unused in v2
         body.appendVarlong(delta)

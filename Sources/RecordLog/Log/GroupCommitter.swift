@@ -4,10 +4,12 @@ import Synchronization
 /// Group commit: appenders that wrote before a sync starts are all made durable by it.
 ///
 /// Each write registers its file and gets a sequence number; `waitDurable` suspends until a sync
-/// that started after that write has finished. One sync runs at a time, off the cooperative
-/// thread pool; while it runs, new writes gather for the next one, so N concurrent appenders
-/// cost about two fdatasyncs, not N. A failed sync poisons the committer: what reached the disk
-/// is unknown (fsync errors are not retryable), so every later write is refused.
+/// that started after that write has finished. The first waiter to find no sync running leads:
+/// it runs the sync on its own thread — a lone writer pays one fdatasync and no thread hand-off.
+/// Waiters that arrive meanwhile park; if any are left when the leader's sync is done, the next
+/// sync runs on a queue, covering all of them at once, so N concurrent appenders cost about two
+/// fdatasyncs, not N. A failed sync poisons the committer: what reached the disk is unknown
+/// (fsync errors are not retryable), so every later write is refused.
 final class GroupCommitter: Sendable {
     private struct State {
         var written: UInt64 = 0
@@ -41,21 +43,25 @@ final class GroupCommitter: Sendable {
     /// Returns once every write up to `sequence` is durable.
     func waitDurable(_ sequence: UInt64) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            let startSync = state.withLock { state -> Bool? in
+            let lead = state.withLock { state -> Bool in
                 if let failure = state.failure {
                     continuation.resume(throwing: failure)
-                    return nil
+                    return false
                 }
                 if state.durable >= sequence {
                     continuation.resume()
-                    return nil
+                    return false
                 }
                 state.waiters.append((sequence, continuation))
                 if state.syncing { return false }
                 state.syncing = true
                 return true
             }
-            if startSync == true { queue.async { self.runSyncs() } }
+            // The leader syncs here, on its own thread, and resumes itself with the others; the
+            // waiters that came meanwhile are synced on the queue.
+            if lead, syncOnce() {
+                queue.async { while self.syncOnce() {} }
+            }
         }
     }
 
@@ -64,50 +70,47 @@ final class GroupCommitter: Sendable {
         let (target, files) = state.withLock { state in
             (state.written, state.dirty)
         }
-        try sync(files.values)
+        for file in files.values { try file.syncData() }
         state.withLock { state in
             state.durable = max(state.durable, target)
         }
     }
 
-    private func sync(_ files: some Sequence<OpenFile>) throws {
-        for file in files { try file.syncData() }
-    }
-
-    /// Runs syncs until no waiter is left.
-    private func runSyncs() {
-        while true {
-            let (target, files) = state.withLock { state in
-                let files = state.dirty
-                state.dirty = [:]
-                state.syncs += 1
-                return (state.written, files)
-            }
-            var failure: LogError?
-            do { try sync(files.values) } catch let error as LogError { failure = error } catch {
-                failure = .poisoned(reason: "\(error)")
-            }
-            let (ready, more) = state.withLock { state -> ([CheckedContinuation<Void, any Error>], Bool) in
-                if let failure {
-                    state.failure = .poisoned(reason: "\(failure)")
-                    let all = state.waiters.map(\.continuation)
-                    state.waiters = []
-                    state.syncing = false
-                    return (all, false)
-                }
-                state.durable = max(state.durable, target)
-                let ready = state.waiters.filter { $0.sequence <= target }.map(\.continuation)
-                state.waiters.removeAll { $0.sequence <= target }
-                let more = !state.waiters.isEmpty
-                if !more { state.syncing = false }
-                return (ready, more)
-            }
-            if let failure = state.withLock({ $0.failure }) {
-                for continuation in ready { continuation.resume(throwing: failure) }
-                return
-            }
-            for continuation in ready { continuation.resume() }
-            if !more { return }
+    /// Runs one sync covering every write so far and resumes the waiters it covers. Returns
+    /// whether waiters remain, in which case the caller must run the next sync.
+    private func syncOnce() -> Bool {
+        let (target, files) = state.withLock { state in
+            let files = state.dirty
+            state.dirty = [:]
+            state.syncs += 1
+            return (state.written, files)
         }
+        var failure: LogError?
+        do {
+            for file in files.values { try file.syncData() }
+        } catch let error as LogError {
+            failure = .poisoned(reason: "\(error)")
+        } catch {
+            failure = .poisoned(reason: "\(error)")
+        }
+        let (ready, more) = state.withLock { state -> ([CheckedContinuation<Void, any Error>], Bool) in
+            if let failure {
+                state.failure = failure
+                let all = state.waiters.map(\.continuation)
+                state.waiters = []
+                state.syncing = false
+                return (all, false)
+            }
+            state.durable = max(state.durable, target)
+            let ready = state.waiters.filter { $0.sequence <= target }.map(\.continuation)
+            state.waiters.removeAll { $0.sequence <= target }
+            let more = !state.waiters.isEmpty
+            if !more { state.syncing = false }
+            return (ready, more)
+        }
+        for continuation in ready {
+            if let failure { continuation.resume(throwing: failure) } else { continuation.resume() }
+        }
+        return more
     }
 }

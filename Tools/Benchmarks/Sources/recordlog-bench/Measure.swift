@@ -3,7 +3,7 @@ import Foundation
 /// Timing, memory and disk measurements.
 enum Measure {
     /// Seconds taken by `body`.
-    static func seconds(_ body: () async throws -> Void) async rethrows -> Double {
+    static func seconds(isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Void) async rethrows -> Double {
         let clock = ContinuousClock()
         let start = clock.now
         try await body()

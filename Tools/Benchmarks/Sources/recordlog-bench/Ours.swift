@@ -5,7 +5,8 @@ import RecordStore
 
 /// The RecordLog side: a RecordStore database holding Notes-shaped records, read through the
 /// Notes facade and its materialized views.
-final class Ours {
+/// Used from one task at a time (the benchmark's sequence of workloads).
+final class Ours: @unchecked Sendable {
     static let zone = ZoneID(zoneName: "Notes")
     let path: String
     var database: Database
@@ -32,22 +33,19 @@ final class Ours {
         return record
     }
 
-    /// Saves rows `range` in commits of `batch`.
-    func saveBatched(_ range: Range<Int>, batch: Int) async throws {
-        for start in stride(from: range.lowerBound, to: range.upperBound, by: batch) {
-            let records = (start..<min(start + batch, range.upperBound)).map { Self.record(Dataset.row($0)) }
-            _ = try await database.modifyRecords(saving: records, deleting: [])
-        }
+    /// Saves `rows` as one commit.
+    func saveCommit(_ rows: [Dataset.Row]) async throws {
+        _ = try await database.modifyRecords(saving: rows.map(Self.record), deleting: [])
     }
 
     /// Saves each row as its own commit, from `writers` concurrent tasks.
-    func saveSingly(_ range: Range<Int>, writers: Int) async throws {
+    func saveSingly(_ rows: [Dataset.Row], writers: Int) async throws {
         let database = self.database
         try await withThrowingTaskGroup(of: Void.self) { group in
             for writer in 0..<writers {
                 group.addTask {
-                    for index in stride(from: range.lowerBound + writer, to: range.upperBound, by: writers) {
-                        _ = try await database.save(Self.record(Dataset.row(index)))
+                    for index in stride(from: writer, to: rows.count, by: writers) {
+                        _ = try await database.save(Self.record(rows[index]))
                     }
                 }
             }

@@ -4,6 +4,7 @@ import Notes
 
 /// The SQLite side, as a competent developer would build it with GRDB: WAL, synchronous=FULL, a
 /// primary key on (zone, name), an index on (folder, modified), a change-sequence column.
+/// Used from one task at a time (the benchmark's sequence of workloads).
 final class Peer: @unchecked Sendable {
     let path: String
     var pool: DatabasePool
@@ -39,24 +40,22 @@ final class Peer: @unchecked Sendable {
         try statement.execute(arguments: ["Notes", row.name, row.folder, row.content, row.title, row.created, now, sequence])
     }
 
-    func saveBatched(_ range: Range<Int>, batch: Int) async throws {
-        for start in stride(from: range.lowerBound, to: range.upperBound, by: batch) {
-            let rows = (start..<min(start + batch, range.upperBound)).map(Dataset.row)
-            let first = sequence.take(rows.count)
-            try await pool.write { db in
-                for (offset, row) in rows.enumerated() { try Self.insert(db, row, sequence: first + Int64(offset)) }
-            }
+    /// Saves `rows` as one transaction.
+    func saveCommit(_ rows: [Dataset.Row]) async throws {
+        let first = sequence.take(rows.count)
+        try await pool.write { db in
+            for (offset, row) in rows.enumerated() { try Self.insert(db, row, sequence: first + Int64(offset)) }
         }
     }
 
-    func saveSingly(_ range: Range<Int>, writers: Int) async throws {
+    func saveSingly(_ rows: [Dataset.Row], writers: Int) async throws {
         let pool = self.pool
         let sequence = self.sequence
         try await withThrowingTaskGroup(of: Void.self) { group in
             for writer in 0..<writers {
                 group.addTask {
-                    for index in stride(from: range.lowerBound + writer, to: range.upperBound, by: writers) {
-                        let row = Dataset.row(index)
+                    for index in stride(from: writer, to: rows.count, by: writers) {
+                        let row = rows[index]
                         let number = sequence.take(1)
                         try await pool.write { db in try Self.insert(db, row, sequence: number) }
                     }

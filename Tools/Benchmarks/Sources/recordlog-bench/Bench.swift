@@ -1,0 +1,177 @@
+import Foundation
+import RecordLog
+
+// recordlog-bench [--quick] [--json FILE] [--dir DIR]
+// Runs every workload through RecordLog and through SQLite (GRDB), in this one process, and
+// prints ours, peer and their ratio (> 1 means RecordLog is better).
+
+@main
+enum Bench {
+    static func log(_ text: String) { FileHandle.standardError.write(Data((text + "\n").utf8)) }
+
+    @MainActor
+    static func main() async throws {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        let quick = arguments.contains("--quick")
+        func value(after flag: String) -> String? {
+            guard let index = arguments.firstIndex(of: flag), index + 1 < arguments.count else { return nil }
+            return arguments[index + 1]
+        }
+        let jsonPath = value(after: "--json")
+        let workDirectory = value(after: "--dir") ?? FileManager.default.temporaryDirectory.appendingPathComponent("recordlog-bench-\(UUID().uuidString)").path
+
+        let records = quick ? 100_000 : 1_000_000
+        let singleCommits = quick ? 300 : 2_000
+        let concurrentCommits = quick ? 1_600 : 8_000
+        let writers = 16
+        let batch = 1_000
+
+
+        try FileManager.default.createDirectory(atPath: workDirectory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: workDirectory) }
+        var results: [String: Outcome] = [:]
+
+        log("setting up in \(workDirectory) (\(records) records)")
+        let ours = try await Ours(path: workDirectory + "/ours")
+        let peer = try await Peer(path: workDirectory + "/peer.sqlite")
+
+        /// Saves rows `range` on both sides in commits of `batch`; the rows are made outside the timing.
+        func saveBatched(_ range: Range<Int>) async throws -> (ours: Double, peer: Double) {
+            var timeOurs = 0.0, timePeer = 0.0
+            for start in stride(from: range.lowerBound, to: range.upperBound, by: batch) {
+                let rows = (start..<min(start + batch, range.upperBound)).map(Dataset.row)
+                timeOurs += try await Measure.seconds { try await ours.saveCommit(rows) }
+                timePeer += try await Measure.seconds { try await peer.saveCommit(rows) }
+            }
+            return (timeOurs, timePeer)
+        }
+
+        // W1: batched durable saves, 1000 records per commit.
+        let (w1Ours, w1Peer) = try await saveBatched(0..<records)
+        results["W1"] = .rate(ours: Double(records) / w1Ours, peer: Double(records) / w1Peer, unit: "rows/s")
+        log("W1 done")
+
+        // W2: one durable save per commit, one writer.
+        var next = records
+        let singles = (next..<(next + singleCommits)).map(Dataset.row)
+        let w2Ours = try await Measure.seconds { try await ours.saveSingly(singles, writers: 1) }
+        let w2Peer = try await Measure.seconds { try await peer.saveSingly(singles, writers: 1) }
+        next += singleCommits
+        results["W2"] = .rate(ours: Double(singleCommits) / w2Ours, peer: Double(singleCommits) / w2Peer, unit: "commits/s")
+        log("W2 done")
+
+        // W3: 16 concurrent writers, one save per commit each.
+        let concurrent = (next..<(next + concurrentCommits)).map(Dataset.row)
+        let w3Ours = try await Measure.seconds { try await ours.saveSingly(concurrent, writers: writers) }
+        let w3Peer = try await Measure.seconds { try await peer.saveSingly(concurrent, writers: writers) }
+        next += concurrentCommits
+        results["W3"] = .rate(ours: Double(concurrentCommits) / w3Ours, peer: Double(concurrentCommits) / w3Peer, unit: "commits/s")
+        log("W3 done")
+
+        // W4: changes since a token taken before the last 1% of writes.
+        let token = try await ours.currentToken()
+        let sequence = try await peer.currentSequence()
+        let lastPercent = max(1, records / 100)
+        _ = try await saveBatched(next..<(next + lastPercent))
+        next += lastPercent
+        var oursChanged = 0, peerChanged = 0
+        let w4Ours = try await Measure.seconds { oursChanged = try await ours.changes(since: token) }
+        let w4Peer = try await Measure.seconds { peerChanged = try await peer.changes(since: sequence) }
+        results["W4"] = .cost(ours: w4Ours * 1000, peer: w4Peer * 1000, unit: "ms", note: "\(oursChanged) vs \(peerChanged) records")
+        log("W4 done")
+
+        // W5: full replay into the Notes view (no checkpoint) vs a full scan decoding every row.
+        var oursReplayed = 0, peerScanned = 0
+        let w5Ours = try await Measure.seconds { oursReplayed = try ours.replay() }
+        let w5Peer = try await Measure.seconds { peerScanned = try await peer.replay() }
+        results["W5"] = .rate(ours: Double(oursReplayed) / w5Ours, peer: Double(peerScanned) / w5Peer, unit: "records/s")
+        log("W5 done")
+
+        // W8: bytes on disk (closed: the log with its checkpoint, SQLite after its WAL checkpoint).
+        try ours.close()
+        try peer.close()
+        let contentBytes = (0..<next).reduce(0) { $0 + Dataset.row($1).content.utf8.count }
+        let oursBytes = Measure.diskBytes(workDirectory + "/ours")
+        let peerBytes = ["", "-wal", "-shm"].reduce(0) { total, suffix in
+            total + ((try? FileManager.default.attributesOfItem(atPath: workDirectory + "/peer.sqlite" + suffix)[.size] as? Int) ?? 0)
+        }
+        results["W8"] = .cost(
+            ours: Double(oursBytes), peer: Double(peerBytes), unit: "bytes",
+            note: String(format: "%.2f vs %.2f bytes per content byte", Double(oursBytes) / Double(contentBytes), Double(peerBytes) / Double(contentBytes)))
+
+        // W6 + W9: cold open (checkpoint, view snapshots) and the first folder fetch; memory it takes.
+        let rssBeforeOurs = Measure.status("VmRSS")
+        let w6Ours = try await Measure.seconds {
+            try await ours.reopen()
+            _ = try await ours.fetchFolder(0)
+        }
+        let oursMemory = Measure.status("VmRSS") - rssBeforeOurs
+        let rssBeforePeer = Measure.status("VmRSS")
+        let w6Peer = try await Measure.seconds {
+            try peer.reopen()
+            _ = try await peer.fetchFolder(0)
+        }
+        let peerMemory = Measure.status("VmRSS") - rssBeforePeer
+        results["W6"] = .cost(ours: w6Ours * 1000, peer: w6Peer * 1000, unit: "ms")
+        results["W9"] = .cost(
+            ours: Double(oursMemory) / Double(next), peer: Double(max(peerMemory, 1)) / Double(next), unit: "bytes/record",
+            note: "peak RSS \(Measure.status("VmHWM") >> 20) MiB for the whole run")
+        log("W6 W9 done")
+
+        // W7: warm fetch of one folder's notes, sorted.
+        let rounds = 50
+        var foundOurs = 0, foundPeer = 0
+        let w7Ours = try await Measure.seconds { for round in 0..<rounds { foundOurs = try await ours.fetchFolder(round % Dataset.folderCount) } }
+        let w7Peer = try await Measure.seconds { for round in 0..<rounds { foundPeer = try await peer.fetchFolder(round % Dataset.folderCount) } }
+        results["W7"] = .cost(
+            ours: w7Ours * 1000 / Double(rounds), peer: w7Peer * 1000 / Double(rounds), unit: "ms",
+            note: "\(foundOurs) vs \(foundPeer) notes per folder")
+        log("W7 done")
+
+        // W10: our encode path (record batch + LZ4 + CRC) vs liblz4 alone on the same bytes.
+        let encodeRows = min(records, 200_000)
+        let encodeInput = (0..<encodeRows).map { index in
+            let row = Dataset.row(index)
+            return (key: Array(row.name.utf8), value: Array(row.content.utf8), timestamp: row.created)
+        }
+        var encodedBytes = 0, lz4Bytes = 0
+        let w10Ours = try await Measure.seconds {
+            var builder = RecordBatchBuilder(reservingCapacity: batch * 400)
+            for start in stride(from: 0, to: encodeRows, by: batch) {
+                builder.removeAll()
+                for event in encodeInput[start..<min(start + batch, encodeRows)] {
+                    builder.append(key: event.key, value: event.value, timestamp: event.timestamp)
+                }
+                encodedBytes += builder.uncompressedSize
+                _ = try builder.encode()
+            }
+        }
+        var plain: [[UInt8]] = []
+        for start in stride(from: 0, to: encodeRows, by: batch) {
+            plain.append(encodeInput[start..<min(start + batch, encodeRows)].flatMap { $0.key + $0.value })
+        }
+        let w10Peer = try await Measure.seconds {
+            for bytes in plain {
+                lz4Bytes += bytes.count
+                _ = try LZ4Frame.compress(bytes)
+            }
+        }
+        results["W10"] = .rate(
+            ours: Double(encodedBytes) / w10Ours / 1e6, peer: Double(lz4Bytes) / w10Peer / 1e6, unit: "MB/s",
+            note: "ours: record framing + LZ4 + CRC; peer: liblz4 on the keys and values alone")
+        try ours.close()
+        try peer.close()
+
+        let report = Report(
+            machine: Measure.machine(),
+            parameters: ["records": records, "singleCommits": singleCommits, "concurrentCommits": concurrentCommits, "writers": writers, "batch": batch],
+            workloads: results)
+        print(report.table())
+        if let jsonPath {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+            try encoder.encode(report).write(to: URL(fileURLWithPath: jsonPath))
+        }
+
+    }
+}
