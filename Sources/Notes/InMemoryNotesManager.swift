@@ -8,9 +8,8 @@ import Synchronization
 /// - Saving is an upsert, last writer wins. The caller's dates are ignored: `createdAt` is set on
 ///   the first save and kept after, `modifiedAt` is the time of each save. Both are whole
 ///   milliseconds, as the record store stores dates.
-/// - Folders are ordered by name, then identifier; notes by modification date (oldest or newest
-///   first), then identifier. Names and identifiers compare by their UTF-8 bytes and ties are
-///   always broken by identifier ascending, as the record store's queries order records.
+/// - Folders are ordered by name, then identifier; notes by modification date, then identifier,
+///   and newest first is exactly the reverse of oldest first (ties too).
 /// - Deleting a folder deletes its notes, and posts `.deleted` for each of them (oldest first, the
 ///   order `fetchNotes(in:)` lists them), so that a screen showing one of them learns it is gone.
 /// - Every update is posted while the change is applied, so each stream sees the updates in the
@@ -57,10 +56,7 @@ public final class InMemoryNotesManager: NotesManager {
 
     public func fetchFolders() async throws -> [Folder] {
         state.withLock { state in
-            state.folders.values.sorted { lhs, rhs in
-                lhs.name.utf8.elementsEqual(rhs.name.utf8)
-                    ? Self.precedes(lhs.id, rhs.id) : Self.precedes(lhs.name, rhs.name)
-            }
+            state.folders.values.sorted { ($0.name, $0.id) < ($1.name, $1.id) }
         }
     }
 
@@ -123,22 +119,14 @@ public final class InMemoryNotesManager: NotesManager {
         updates.stream()
     }
 
-    /// The notes of one folder, by modification date and then identifier (ascending either way).
+    /// The notes of one folder by modification date and then identifier, oldest first, or the
+    /// exact reverse.
     private static func notes(in folderID: String, of state: State, newestFirst: Bool) -> [Note] {
-        state.notes.values
+        let oldestFirst = state.notes.values
             .filter { $0.folderID == folderID }
-            .sorted { lhs, rhs in
-                // Every stored note has a modification date.
-                let left = lhs.modifiedAt ?? .distantPast
-                let right = rhs.modifiedAt ?? .distantPast
-                if left == right { return precedes(lhs.id, rhs.id) }
-                return newestFirst ? left > right : left < right
-            }
-    }
-
-    /// Whether `lhs` comes before `rhs` by UTF-8 bytes (Unicode scalar values), as the store sorts.
-    private static func precedes(_ lhs: String, _ rhs: String) -> Bool {
-        lhs.utf8.lexicographicallyPrecedes(rhs.utf8)
+            // Every stored note has a modification date.
+            .sorted { ($0.modifiedAt ?? .distantPast, $0.id) < ($1.modifiedAt ?? .distantPast, $1.id) }
+        return newestFirst ? oldestFirst.reversed() : oldestFirst
     }
 
     /// Now, in whole milliseconds, as the record store stores dates.
