@@ -1,42 +1,28 @@
 import Foundation
 import RecordStore
 
-/// How folders and notes are stored as records in the store's "Notes" zone.
-///
-/// - Folder: record type `Folder`, record name = folder id, field `name` (string).
-/// - Note: record type `Note`, record name = note id, fields `content` (string), `title`
-///   (string, derived, for queries) and `folder` (a `.deleteSelf` reference to its folder, so
-///   deleting a folder deletes its notes in the same commit).
+/// Where and how folders and notes are stored: records of the store's "Notes" zone, mapped by
+/// their `RecordCodable` conformances (Note+Record.swift).
 enum NotesRecords {
     static let zone = ZoneID(zoneName: "Notes")
-    static let folderType = "Folder"
-    static let noteType = "Note"
+    static let folderType = Folder.recordType
+    static let noteType = Note.recordType
 
-    static func record(for folder: Folder) -> Record {
-        var record = Record(recordType: folderType, recordID: RecordID(recordName: folder.id, zoneID: zone))
-        record["name"] = .string(folder.name)
-        return record
+    static func record(for folder: Folder) throws -> Record {
+        try folder.encodedRecord(in: zone)
     }
 
-    static func record(for note: Note) -> Record {
-        var record = Record(recordType: noteType, recordID: RecordID(recordName: note.id, zoneID: zone))
-        record["content"] = .string(note.content)
-        record["title"] = .string(note.title)
-        record["folder"] = .reference(Reference(recordID: RecordID(recordName: note.folderID, zoneID: zone), action: .deleteSelf))
-        return record
+    static func record(for note: Note) throws -> Record {
+        try note.encodedRecord(in: zone)
     }
 
     static func folder(from record: Record) -> Folder? {
-        guard record.recordType == folderType, case .string(let name)? = record["name"] else { return nil }
-        return Folder(id: record.recordID.recordName, name: name, createdAt: record.creationDate, modifiedAt: record.modificationDate)
+        guard record.recordType == folderType else { return nil }
+        return try? Folder(decoding: record)
     }
 
     static func note(from record: Record) -> Note? {
-        guard record.recordType == noteType, case .reference(let folder)? = record["folder"] else { return nil }
-        var content = ""
-        if case .string(let text)? = record["content"] { content = text }
-        return Note(
-            id: record.recordID.recordName, folderID: folder.recordID.recordName, content: content,
-            createdAt: record.creationDate, modifiedAt: record.modificationDate)
+        guard record.recordType == noteType else { return nil }
+        return try? Note(decoding: record)
     }
 }

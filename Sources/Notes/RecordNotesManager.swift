@@ -12,6 +12,8 @@ import RecordStore
 /// ```
 public final class RecordNotesManager: NotesManager {
     public let database: Database
+    /// The zone holding the folders and notes.
+    public static let zone = NotesRecords.zone
     /// The folders view the facade reads from.
     public let folders: ViewHandle<FoldersView>
     /// The notes view the facade reads from.
@@ -31,7 +33,7 @@ public final class RecordNotesManager: NotesManager {
         do {
             // A new record under the fixed name: if another process made it first, the store
             // answers with a conflict carrying its copy — that copy is the default folder.
-            let saved = try await database.save(NotesRecords.record(for: folder))
+            let saved = try await database.save(try NotesRecords.record(for: folder))
             return try stored(NotesRecords.folder(from: saved))
         } catch let error as RecordStoreError where error.code == .serverRecordChanged {
             return try stored(error.serverRecord.flatMap(NotesRecords.folder(from:)))
@@ -46,7 +48,7 @@ public final class RecordNotesManager: NotesManager {
         guard !folder.name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
             throw NotesError.invalidFolderName(folder.name)
         }
-        let saved = try await database.save(NotesRecords.record(for: folder), savePolicy: .changedKeys)
+        let saved = try await database.save(try NotesRecords.record(for: folder), savePolicy: .changedKeys)
         return try stored(NotesRecords.folder(from: saved))
     }
 
@@ -68,7 +70,7 @@ public final class RecordNotesManager: NotesManager {
     public func save(_ note: Note) async throws -> Note {
         guard folders.read({ $0.folders[note.folderID] != nil }) else { throw NotesError.folderNotFound(id: note.folderID) }
         do {
-            let saved = try await database.save(NotesRecords.record(for: note), savePolicy: .changedKeys)
+            let saved = try await database.save(try NotesRecords.record(for: note), savePolicy: .changedKeys)
             let stored = try stored(NotesRecords.note(from: saved))
             updates.post(.saved(stored))
             return stored

@@ -1,0 +1,49 @@
+import Foundation
+import Notes
+import RecordStore
+import Testing
+
+@Suite struct NotesTypedQueryTests {
+    @Test("Query<Note> filters by folder and title prefix, sorts by modification date, pages with a cursor")
+    func typedQuery() async throws {
+        let database = try await Database.temporary()
+        let manager = try await RecordNotesManager(database: database)
+        let inbox = try await manager.createDefaultFolder()
+        let work = try await manager.save(manager.newFolder(name: "Work"))
+        var saved: [Note] = []
+        for text in ["Apples", "Bread", "Avocados", "Apricots", "Butter"] {
+            var note = manager.newNote(in: inbox)
+            note.content = text
+            saved.append(try await manager.save(note))
+        }
+        var elsewhere = manager.newNote(in: work)
+        elsewhere.content = "Agenda"
+        _ = try await manager.save(elsewhere)
+
+        let query = Query<Note>().filter(.folderID, equals: inbox.id).filter(.title, beginsWith: "A")
+            .sorted(by: .modifiedAt, ascending: false).limit(2).debug()
+        let first = try await query.fetch(from: database, in: RecordNotesManager.zone)
+        let expected = saved.filter { $0.title.hasPrefix("A") }.reversed().map(\.id)
+        #expect(first.models.map(\.id) == Array(expected.prefix(2)))
+        let cursor = try #require(first.cursor)
+        let second = try await query.fetch(continuing: cursor, from: database)
+        #expect(second.models.map(\.id) == Array(expected.dropFirst(2)))
+        #expect(second.cursor == nil)
+        #expect(second.models.first?.content == "Apples")
+        try database.removeTemporaryDirectory()
+    }
+
+    @Test("a note round-trips through its record: the folder is a .deleteSelf reference and the title is stored")
+    func noteRecordMapping() throws {
+        let note = Note(id: "n1", folderID: "f1", content: "A note whose first line is long\nsecond")
+        let record = try note.encodedRecord(in: RecordNotesManager.zone)
+        #expect(record["title"] == .string(note.title))
+        guard case .reference(let folder)? = record["folder"] else {
+            Issue.record("the folder must be a reference")
+            return
+        }
+        #expect(folder.action == .deleteSelf)
+        #expect(folder.recordID == RecordID(recordName: "f1", zoneID: RecordNotesManager.zone))
+        #expect(try Note(decoding: record) == note)
+    }
+}
