@@ -1,1 +1,0 @@
-print("log-replay: coming")
