@@ -1,0 +1,70 @@
+import RecordLog
+
+/// What one log record of a store means, for tools that show a log (log-inspect, log-replay).
+///
+/// ```swift
+/// let event = EventDescription.describe(record, zoneName: "Notes")
+/// print(event.kind, event.recordType ?? "-", event.fields?["title"] ?? "-")
+/// ```
+///
+/// Describing never throws: a value that does not decode (a foreign segment, damage) leaves
+/// ``fields`` nil and says why in ``decodingError``.
+public struct EventDescription: Sendable {
+    /// The name of the system partition, which holds zone, subscription and index events.
+    public static let systemPartition = StoredEvent.systemPartition
+
+    /// The `event` header (`save`, `delete`, `createZone`, …); for a record without one (a
+    /// foreign segment) `save`, or `delete` for a tombstone.
+    public var kind: String
+    /// The `recordType` header, else the decoded record's type.
+    public var recordType: String?
+    /// The `changeTag` header, else the decoded record's change tag.
+    public var changeTag: String?
+    /// The decoded record of a save event in a zone partition; nil for deletes, system events,
+    /// records without an `event` header (a foreign segment's) and values that do not decode.
+    public var fields: Record?
+    /// Why a save event's value could not be decoded as a record (decoding was tried and failed).
+    public var decodingError: String?
+
+    /// Creates a description from its parts.
+    public init(kind: String, recordType: String?, changeTag: String?, fields: Record?, decodingError: String?) {
+        self.kind = kind
+        self.recordType = recordType
+        self.changeTag = changeTag
+        self.fields = fields
+        self.decodingError = decodingError
+    }
+
+    /// Whether `name` is one of the store's own header names (`event`, `recordType`, `changeTag`).
+    public static func isStoreHeader(_ name: String) -> Bool {
+        name == StoredEvent.eventHeader || name == StoredEvent.recordTypeHeader || name == StoredEvent.changeTagHeader
+    }
+
+    /// Describes `record`, read from the partition of `zoneName`. Never throws.
+    public static func describe(_ record: LogRecord, zoneName: String) -> EventDescription {
+        let eventHeader = record.header(StoredEvent.eventHeader)?.stringValue
+        let kind = eventHeader ?? (record.isTombstone ? StoredEvent.Kind.delete.rawValue : StoredEvent.Kind.save.rawValue)
+        var description = EventDescription(
+            kind: kind,
+            recordType: record.header(StoredEvent.recordTypeHeader)?.stringValue,
+            changeTag: record.header(StoredEvent.changeTagHeader)?.stringValue,
+            fields: nil, decodingError: nil)
+        // Only a store's save event holds an encoded record; a foreign record's value is opaque.
+        guard let value = record.value, zoneName != StoredEvent.systemPartition,
+            eventHeader == StoredEvent.Kind.save.rawValue
+        else { return description }
+        guard let name = record.keyString else {
+            description.decodingError = "the key is not a UTF-8 record name"
+            return description
+        }
+        do {
+            let decoded = try RecordCodec.decode(value, recordID: RecordID(recordName: name, zoneID: ZoneID(zoneName: zoneName)))
+            description.fields = decoded
+            description.recordType = description.recordType ?? decoded.recordType
+            description.changeTag = description.changeTag ?? decoded.recordChangeTag
+        } catch {
+            description.decodingError = "\(error.reason) at byte \(error.offset)"
+        }
+        return description
+    }
+}

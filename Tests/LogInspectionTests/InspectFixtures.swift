@@ -1,0 +1,35 @@
+import Foundation
+import LogInspection
+
+/// Where the committed fixtures and goldens are, and how a golden is compared.
+enum InspectFixtures {
+    /// The repository root, found from this file's path.
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    static func path(_ relative: String) -> String {
+        root.appendingPathComponent("Fixtures").appendingPathComponent(relative).path
+    }
+
+    static let notesStore = path("notes-store")
+    static let tornStore = path("notes-store-torn")
+    static let flippedStore = path("notes-store-flipped")
+    static let kafkaSegment = path("kafka-python/00000000000000000000.log")
+
+    /// The golden file's text, or nil when it is missing.
+    static func golden(_ name: String) -> String? {
+        try? String(contentsOfFile: path("golden/" + name), encoding: .utf8)
+    }
+
+    /// What the tool prints for `lines`: each line followed by a newline.
+    static func output(_ lines: [String]) -> String {
+        lines.map { $0 + "\n" }.joined()
+    }
+
+    /// `dump`'s output lines for a target.
+    static func dumpLines(_ path: String, filter: DumpFilter = DumpFilter(), batches: Bool = false, json: Bool = true) throws -> [String] {
+        var lines: [String] = []
+        try Dump.lines(InspectTarget(path: path), filter: filter, batches: batches, json: json) { lines.append($0) }
+        return lines
+    }
+}

@@ -1,1 +1,0 @@
-print("log-inspect: coming")
