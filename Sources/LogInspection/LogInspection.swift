@@ -1,1 +1,0 @@
-// The LogInspection module: see Inspect/ and Replay/.
