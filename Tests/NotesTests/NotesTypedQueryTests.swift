@@ -51,3 +51,23 @@ import Testing
         #expect(try Note(decoding: record) == note)
     }
 }
+
+@Suite struct NotesMappingTests {
+    @Test("the hand-written record mapping the views use equals the Codable mapping")
+    func mappingsAgree() async throws {
+        let database = try await Database.temporary()
+        let manager = try await RecordNotesManager(database: database)
+        let folder = try await manager.save(manager.newFolder(name: "Ideas"))
+        var note = manager.newNote(in: folder)
+        note.content = "Crème brûlée for twenty people\nwith 🍓"
+        let saved = try await manager.save(note)
+        let noteRecord = try await database.record(for: RecordID(recordName: saved.id, zoneID: RecordNotesManager.zone))
+        let folderRecord = try await database.record(for: RecordID(recordName: folder.id, zoneID: RecordNotesManager.zone))
+        #expect(try Note(decoding: noteRecord) == saved)
+        #expect(try Folder(decoding: folderRecord) == folder)
+        let encoded = try saved.encodedRecord(in: RecordNotesManager.zone)
+        for key in encoded.allKeys() { #expect(encoded[key] == noteRecord[key], "\(key)") }
+        #expect(Set(encoded.allKeys()) == Set(noteRecord.allKeys()))
+        try database.removeTemporaryDirectory()
+    }
+}
