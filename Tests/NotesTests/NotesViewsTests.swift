@@ -36,7 +36,7 @@ import Testing
         try database.removeTemporaryDirectory()
     }
 
-    @Test("a reopened store serves the same folders and notes, from its view snapshots")
+    @Test("a reopened store serves the same folders and notes (folders from their snapshot, notes by replay)")
     func reopen() async throws {
         let database = try await Database.temporary()
         let directory = database.directory

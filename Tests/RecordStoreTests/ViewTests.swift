@@ -139,3 +139,29 @@ struct Impostor: MaterializedView {
     static let name = NoteTexts.name
     mutating func apply(_ event: ViewEvent) {}
 }
+
+/// A view that asks not to be snapshotted.
+struct UnsnapshottedTexts: MaterializedView {
+    static let name = "unsnapshotted-texts"
+    static let keepsSnapshot = false
+    var inner = NoteTexts()
+    mutating func apply(_ event: ViewEvent) { inner.apply(event) }
+}
+
+@Suite struct ViewSnapshotOptOutTests {
+    @Test("a view that keeps no snapshot writes none and is rebuilt by replay when registered again")
+    func optOut() async throws {
+        let database = try await Database.temporary()
+        let directory = database.directory
+        _ = try database.register(UnsnapshottedTexts.self)
+        var note = Record(recordType: "Note", recordID: RecordID(recordName: "n"))
+        note["text"] = .string("from the log")
+        _ = try await database.save(note)
+        try database.close()
+        #expect(!FileManager.default.fileExists(atPath: directory + "/snapshots/view-\(UnsnapshottedTexts.name).snapshot"))
+        let reopened = try await Database(directory: directory, durability: .noSyncUnsafe)
+        let view = try reopened.register(UnsnapshottedTexts.self)
+        #expect(view.current.inner.texts["_defaultZone"] == ["n": "from the log"])
+        try reopened.removeTemporaryDirectory()
+    }
+}

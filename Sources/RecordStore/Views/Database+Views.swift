@@ -11,7 +11,9 @@ extension Database {
     public func register<View: MaterializedView>(_ type: View.Type) throws -> ViewHandle<View> {
         try checkOpen()
         try Self.validateViewName(View.name)
-        let saved = (try? DurableFile.read(ViewSnapshot<View>.path(directory: directory))).flatMap { $0 }.flatMap(ViewSnapshot<View>.decode)
+        let saved = View.keepsSnapshot
+            ? (try? DurableFile.read(ViewSnapshot<View>.path(directory: directory))).flatMap { $0 }.flatMap(ViewSnapshot<View>.decode)
+            : nil
         return try state.withLock { state in
             if let existing = state.views.first(where: { $0.name == View.name }) {
                 guard let handle = existing.handle as? ViewHandle<View> else {
@@ -87,7 +89,7 @@ extension Database {
         let zones = Dictionary(
             state.zones.values.map { ($0.zoneID.zoneName, ["incarnation": $0.incarnation, "offset": $0.partition.endOffset]) },
             uniquingKeysWith: { first, _ in first })
-        for sink in state.views {
+        for sink in state.views where sink.keepsSnapshot {
             // Assemble the snapshot JSON around the view's own JSON, keys sorted as JSONEncoder's.
             let zonesJSON = try JSONEncoder.sortedKeys.encode(zones)
             let storeJSON = try JSONEncoder.sortedKeys.encode(storeID)

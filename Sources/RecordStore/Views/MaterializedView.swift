@@ -32,4 +32,12 @@ public protocol MaterializedView: Sendable, Codable, Equatable {
     init()
     /// Folds one event into the view.
     mutating func apply(_ event: ViewEvent)
+    /// Whether the checkpoint writes the view's snapshot (its Codable JSON). A view that holds
+    /// as much as the records themselves is rebuilt faster by replaying the log than by decoding
+    /// its JSON, and its snapshot would double the store's size: such a view returns false.
+    static var keepsSnapshot: Bool { get }
+}
+
+extension MaterializedView {
+    public static var keepsSnapshot: Bool { true }
 }

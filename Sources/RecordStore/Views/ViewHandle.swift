@@ -23,11 +23,14 @@ struct ViewSink: Sendable {
     let apply: @Sendable (ViewEvent) -> Void
     /// The view's bytes for its snapshot (JSON).
     let encode: @Sendable () throws -> [UInt8]
+    /// Whether the checkpoint snapshots this view.
+    let keepsSnapshot: Bool
 
     init<View: MaterializedView>(_ handle: ViewHandle<View>) {
         name = View.name
         self.handle = handle
         apply = { event in handle.box.withLock { $0.apply(event) } }
         encode = { try ViewSnapshot.encodeView(handle.current) }
+        keepsSnapshot = View.keepsSnapshot
     }
 }
