@@ -92,6 +92,18 @@ final class Ours: @unchecked Sendable {
 
     func close() throws { try database.close() }
 
+    private init(path: String, database: Database, manager: RecordNotesManager) {
+        self.path = path
+        self.database = database
+        self.manager = manager
+    }
+
+    /// Opens an existing store (checkpoint, views) without writing anything.
+    static func open(path: String) async throws -> Ours {
+        let database = try await Database(directory: path, maximumItemsPerRequest: 1000)
+        return Ours(path: path, database: database, manager: try await RecordNotesManager(database: database))
+    }
+
     func reopen() async throws {
         database = try await Database(directory: path, maximumItemsPerRequest: 1000)
         manager = try await RecordNotesManager(database: database)

@@ -112,6 +112,16 @@ final class Peer: @unchecked Sendable {
 
     func close() throws { try pool.close() }
 
+    private init(path: String, pool: DatabasePool) {
+        self.path = path
+        self.pool = pool
+    }
+
+    /// Opens an existing database without writing anything.
+    static func openExisting(path: String) throws -> Peer {
+        Peer(path: path, pool: try open(path))
+    }
+
     func reopen() throws { pool = try Self.open(path) }
 }
 
