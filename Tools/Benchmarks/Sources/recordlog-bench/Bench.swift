@@ -74,6 +74,10 @@ enum Bench {
         let (w1Ours, w1Peer) = try await saveBatched(0..<records)
         results["W1"] = .rate(ours: Double(records) / w1Ours, peer: Double(records) / w1Peer, unit: "rows/s")
         log("W1 done")
+        if arguments.contains("--w1-only") {
+            print(Report(machine: [:], parameters: [:], workloads: results).table())
+            return
+        }
 
         // W2: one durable save per commit, one writer.
         var next = records
