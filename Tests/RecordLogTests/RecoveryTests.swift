@@ -37,9 +37,12 @@ import Testing
                 try writeBytes(Array(full[..<cut]), to: path)
                 let log = try Log(directory: store, options: fastOptions())
                 let notes = try log.partition(for: "Notes")
-                let tails = log.recoveryReport.truncatedTails
+                // A cut that leaves only zero bytes of the torn batch (its base offset starts with
+                // zeros) cannot be told from preallocated space; it is cut all the same.
+                let onlyZeros = full[previousEnd..<cut].allSatisfy { $0 == 0 }
+                let tails = onlyZeros ? log.recoveryReport.trimmedPreallocations : log.recoveryReport.truncatedTails
                 if cut == previousEnd {
-                    #expect(tails.isEmpty, "a cut on a batch boundary leaves nothing to truncate")
+                    #expect(log.recoveryReport.truncatedTails.isEmpty && tails.isEmpty, "a cut on a batch boundary leaves nothing to cut")
                 } else {
                     #expect(tails.count == 1, "cut at \(cut)")
                     #expect(tails.first?.file == path)
@@ -65,7 +68,8 @@ import Testing
             let full = try readBytes(path)
             try writeBytes(full + [UInt8](repeating: 0, count: zeros), to: path)
             let log = try Log(directory: store, options: fastOptions())
-            #expect(log.recoveryReport.truncatedTails.map(\.bytesRemoved) == [Int64(zeros)])
+            #expect(log.recoveryReport.trimmedPreallocations.map(\.bytesRemoved) == [Int64(zeros)])
+            #expect(log.recoveryReport.truncatedTails.isEmpty, "zeros are preallocated space, not a torn write")
             #expect(try log.partition(for: "Notes").events() == events)
             #expect(try readBytes(path) == full)
             try log.close()

@@ -136,7 +136,8 @@ func listDirectory(_ path: String) throws -> [String] {
 func walkBatches(_ bytes: [UInt8]) throws -> [RecordBatch] {
     var batches: [RecordBatch] = []
     var position = 0
-    while position < bytes.count {
+    // The active segment of an open log ends with preallocated zeros.
+    while position < bytes.count, !bytes[position...].allSatisfy({ $0 == 0 }) {
         let batch = try RecordBatch(bytes: bytes[position...])
         batches.append(batch)
         position += batch.header.totalSize

@@ -4,7 +4,7 @@ import RecordLog
 /// until the task iterating it is cancelled.
 ///
 /// A read-only `Log` sees the store as it was when opened, so each poll whose segment files
-/// changed size reopens the store read-only (no lock, nothing written) and reads each zone from
+/// changed (size or modification time) reopens the store read-only (no lock, nothing written) and reads each zone from
 /// where the last poll stopped. An append still being written is not seen until it is whole.
 ///
 /// ```swift
@@ -55,7 +55,7 @@ public struct LogFollower: AsyncSequence, Sendable {
         let follower: LogFollower
         var positions: [String: Int64]
         var buffer: [InspectedRecord] = []
-        var fingerprint: [String: Int64]?
+        var fingerprint: [String: String]?
 
         /// The next appended record; nil once the task is cancelled.
         public mutating func next() async throws -> InspectedRecord? {

@@ -54,6 +54,11 @@ public enum Verify {
                 let laterData = zone.segments[(index + 1)...].contains { ((try? SegmentReader(path: $0.path))?.size ?? 0) > 0 }
                 if outcome.validBatchFollows || laterData {
                     problem(.corruption, position, outcome.nextOffset, "\(batchProblem); valid data follows, so this is mid-log corruption")
+                } else if outcome.trailingZeros {
+                    problem(
+                        .preallocated, position, outcome.nextOffset,
+                        "\(reader.size - position) zero bytes preallocated by the writer (the store is open or was not closed)",
+                        error: false)
                 } else {
                     problem(.tornTail, position, outcome.nextOffset, "\(batchProblem); nothing valid follows: an append that never completed")
                 }

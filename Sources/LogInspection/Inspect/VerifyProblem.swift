@@ -8,6 +8,9 @@ public struct VerifyProblem: Sendable, Equatable {
         /// An invalid batch with valid data after it: mid-log damage. The writer's open refuses
         /// the store; `Log.repair` moves the damaged part to `lost+found`.
         case corruption
+        /// Zero bytes at the end of the active segment: space the writer preallocated, there
+        /// while the store is open (or after it was not closed). Not damage; the next open cuts it.
+        case preallocated
         /// A segment whose base offset does not continue the previous segment.
         case offsetGap
         /// `.index`/`.timeindex` files that differ from the ones rebuilt from the segment.

@@ -128,6 +128,7 @@ public final class Partition: Sendable {
             defer { state.segments.append(active) }
             let baseOffset = active.nextOffset
             let position = active.size
+            try preallocate(&active, through: position + Int64(batch.bytes.count))
             // The base offset is outside the CRC: write it in front of the encoded bytes, one syscall.
             var baseField = baseOffset.bigEndian
             do {
@@ -138,7 +139,12 @@ public final class Partition: Sendable {
                     }
                 }
             } catch {
-                try? active.file.truncate(to: position)  // best effort: leave no partial batch behind
+                // Best effort: leave no partial batch behind (zeros, as preallocated, are harmless).
+                if active.allocated > position {
+                    try? active.file.write([UInt8](repeating: 0, count: batch.bytes.count), at: position)
+                } else {
+                    try? active.file.truncate(to: position)
+                }
                 throw error
             }
             guard let header = batch.bytes.withUnsafeBytes({ RecordBatchHeader(parsing: $0) }) else {
@@ -155,10 +161,29 @@ public final class Partition: Sendable {
         }
     }
 
+    /// Writes zeros ahead of the appends so that the next ones do not grow the file.
+    private func preallocate(_ segment: inout SegmentState, through end: Int64) throws {
+        guard options.preallocationBytes > 0, end > segment.allocated else { return }
+        let limit = max(end, Int64(options.effectiveSegmentBytes))
+        let target = min(max(end, segment.allocated + Int64(options.preallocationBytes)), limit)
+        let start = max(segment.allocated, segment.size)
+        guard target > start else { return }
+        try segment.file.write([UInt8](repeating: 0, count: Int(target - start)), at: start)
+        segment.allocated = target
+    }
+
+    /// Cuts the zeros written ahead of the valid batches.
+    private func trimPreallocation(_ segment: inout SegmentState) throws {
+        guard segment.allocated > segment.size else { return }
+        try segment.file.truncate(to: segment.size)
+        segment.allocated = segment.size
+    }
+
     /// Seals the active segment (synced, indexes written) and starts a new one at the end offset.
     private func roll(_ state: inout State) throws {
         guard var active = state.segments.popLast() else { throw LogError.closed }
         defer { state.segments.append(active) }
+        try trimPreallocation(&active)
         try active.file.syncData()
         active.indexer.seal()
         try active.writeIndexFiles(directory: directory)
@@ -178,6 +203,7 @@ public final class Partition: Sendable {
             guard var active = state.segments.popLast() else { return }
             defer { state.segments.append(active) }
             if !options.readOnly {
+                try trimPreallocation(&active)
                 try active.file.syncData()
                 active.indexer.seal()
                 try active.writeIndexFiles(directory: directory)

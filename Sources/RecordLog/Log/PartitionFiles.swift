@@ -9,7 +9,7 @@ enum PartitionFiles {
         let file = try OpenFile(path: path, writable: true, create: true, exclusive: true)
         try FileSystem.syncDirectory(directory)
         return SegmentState(
-            baseOffset: baseOffset, file: file, size: 0, nextOffset: baseOffset, firstTimestamp: nil,
+            baseOffset: baseOffset, file: file, size: 0, allocated: 0, nextOffset: baseOffset, firstTimestamp: nil,
             indexer: SegmentIndexer(baseOffset: baseOffset, intervalBytes: intervalBytes))
     }
 

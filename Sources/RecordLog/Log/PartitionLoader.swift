@@ -101,6 +101,18 @@ struct PartitionLoader {
                 baseOffset: base, intervalBytes: options.indexIntervalBytes, offsetIndex: offsetIndex, timeIndex: timeIndex))
     }
 
+    /// Whether the file holds only zero bytes in `start..<end`.
+    static func isAllZero(_ file: OpenFile, from start: Int64, to end: Int64) throws -> Bool {
+        var position = start
+        while position < end {
+            let chunk = try file.read(at: position, count: Int(min(end - position, 1 << 20)))
+            guard !chunk.isEmpty else { return true }
+            if chunk.contains(where: { $0 != 0 }) { return false }
+            position += Int64(chunk.count)
+        }
+        return true
+    }
+
     /// Validates every batch of a segment, rebuilding its indexes, and handles an invalid tail.
     private func scan(file: OpenFile, base: Int64, laterBases: ArraySlice<Int64>, report: inout RecoveryReport) throws -> SegmentState {
         let size = try file.size()
@@ -119,21 +131,29 @@ struct PartitionLoader {
                 throw LogError.corruptBatch(file: file.path, position: position, offset: outcome.nextOffset, reason: problem.description)
             }
             if !options.readOnly {
-                // Nothing valid after it: an append that never completed. It was never acknowledged.
+                // Nothing valid after it: an append that never completed (never acknowledged), or
+                // the zeros a writer preallocated and did not get to cut.
+                let preallocated = try Self.isAllZero(file, from: position, to: size)
                 try file.truncate(to: position)
                 try file.syncData()
-                report.truncatedTails.append(
-                    .init(file: file.path, position: position, bytesRemoved: size - position, reason: problem.description))
-                logger.warning(
-                    "truncated torn tail",
-                    metadata: ["file": "\(file.path)", "position": "\(position)", "bytes": "\(size - position)"])
+                let cut = RecoveryReport.TruncatedTail(
+                    file: file.path, position: position, bytesRemoved: size - position, reason: problem.description)
+                if preallocated {
+                    report.trimmedPreallocations.append(cut)
+                    logger.info("trimmed preallocated space", metadata: ["file": "\(file.path)", "bytes": "\(size - position)"])
+                } else {
+                    report.truncatedTails.append(cut)
+                    logger.warning(
+                        "truncated torn tail",
+                        metadata: ["file": "\(file.path)", "position": "\(position)", "bytes": "\(size - position)"])
+                }
             }
         }
         if !options.readOnly, !laterBases.isEmpty || outcome.problem != nil {
             report.rebuiltIndexes.append(file.path)
         }
         return SegmentState(
-            baseOffset: base, file: file, size: outcome.validEnd, nextOffset: outcome.nextOffset,
+            baseOffset: base, file: file, size: outcome.validEnd, allocated: outcome.validEnd, nextOffset: outcome.nextOffset,
             firstTimestamp: outcome.firstTimestamp, indexer: indexer)
     }
 }

@@ -10,6 +10,9 @@ public struct RecoveryReport: Sendable, Equatable {
     }
 
     public internal(set) var truncatedTails: [TruncatedTail] = []
+    /// Zeros cut from the end of an active segment: space written ahead of the appends
+    /// (`LogOptions.preallocationBytes`) by a writer that did not close the log. Not a torn write.
+    public internal(set) var trimmedPreallocations: [TruncatedTail] = []
     /// Segments (their `.log` paths) whose index files were rebuilt by a scan: missing or
     /// inconsistent indexes, and sealed segments above the recovery point.
     public internal(set) var rebuiltIndexes: [String] = []
@@ -18,5 +21,7 @@ public struct RecoveryReport: Sendable, Equatable {
     public internal(set) var removedFiles: [String] = []
 
     /// Whether the store was opened as it was left: nothing cut, rebuilt or removed.
-    public var isClean: Bool { truncatedTails.isEmpty && rebuiltIndexes.isEmpty && removedFiles.isEmpty }
+    public var isClean: Bool {
+        truncatedTails.isEmpty && trimmedPreallocations.isEmpty && rebuiltIndexes.isEmpty && removedFiles.isEmpty
+    }
 }

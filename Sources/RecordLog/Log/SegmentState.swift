@@ -4,6 +4,9 @@ struct SegmentState: Sendable {
     let file: OpenFile
     /// Bytes of whole, valid batches: where the next batch is written.
     var size: Int64
+    /// The file's length: at least `size`; beyond it, zeros written ahead of the appends of the
+    /// active segment (preallocation), cut away when the segment is sealed or the log closed.
+    var allocated: Int64 = 0
     /// One past the segment's last offset.
     var nextOffset: Int64
     /// The first batch's first timestamp; nil while the segment is empty.

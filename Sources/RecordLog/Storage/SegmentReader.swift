@@ -18,6 +18,9 @@ public struct SegmentReader: Sendable {
         public var problem: (position: Int64, problem: BatchProblem)?
         /// Whether a valid batch follows the problem: mid-log corruption, not a torn tail.
         public var validBatchFollows: Bool
+        /// Whether everything from the problem to the end of the file is zero bytes: space a
+        /// writer preallocated (`LogOptions.preallocationBytes`), not a torn write.
+        public var trailingZeros: Bool
     }
 
     public let path: String
@@ -54,11 +57,14 @@ public struct SegmentReader: Sendable {
         let outcome = try scanner.scan(from: 0, expectedOffset: first ?? 0) { header, position, bytes in
             try body(RecordBatch(validated: header, bytes: Array(bytes)[...]), position)
         }
-        var follows = false
-        if let (position, _) = outcome.problem { follows = try scanner.firstValidBatch(from: position) != nil }
+        var follows = false, zeros = false
+        if let (position, _) = outcome.problem {
+            follows = try scanner.firstValidBatch(from: position) != nil
+            zeros = try PartitionLoader.isAllZero(file, from: position, to: size)
+        }
         return Outcome(
             validEnd: outcome.validEnd, nextOffset: outcome.nextOffset, batchCount: outcome.batchCount,
-            recordCount: outcome.recordCount, problem: outcome.problem, validBatchFollows: follows)
+            recordCount: outcome.recordCount, problem: outcome.problem, validBatchFollows: follows, trailingZeros: zeros)
     }
 
     /// Compares the `.index` and `.timeindex` files beside the segment with the ones rebuilt
