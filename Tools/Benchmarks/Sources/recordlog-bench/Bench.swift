@@ -44,7 +44,7 @@ enum Bench {
             return
         }
 
-        let records = quick ? 100_000 : 1_000_000
+        let records = value(after: "--records").flatMap(Int.init) ?? (quick ? 100_000 : 1_000_000)
         let singleCommits = quick ? 300 : 2_000
         let concurrentCommits = quick ? 1_600 : 8_000
         let writers = 16
@@ -87,6 +87,10 @@ enum Bench {
         next += singleCommits
         results["W2"] = .rate(ours: Double(singleCommits) / w2Ours, peer: Double(singleCommits) / w2Peer, unit: "commits/s")
         log("W2 done")
+        if arguments.contains("--w2-only") {
+            print(Report(machine: [:], parameters: [:], workloads: results).table())
+            return
+        }
 
         // W3: 16 concurrent writers, one save per commit each.
         let concurrent = (next..<(next + concurrentCommits)).map(Dataset.row)
