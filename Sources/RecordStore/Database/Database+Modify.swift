@@ -13,6 +13,12 @@ extension Database {
     /// Deleting a record deletes, in the same commit, every record that references it with
     /// `.deleteSelf` (transitively).
     ///
+    /// The call returns once the commit is durable (with `.fsync` durability). Other readers of
+    /// this `Database` see it as soon as it is written, a moment before: the state in memory moves
+    /// in log order under the lock while the fsync is awaited outside it, so that concurrent
+    /// writers share one fsync. If that fsync fails the log refuses all further work, and
+    /// reopening the store shows exactly what reached the disk.
+    ///
     /// - Throws: `limitExceeded` for more than `maximumItemsPerRequest` items (400 unless the
     ///   database was opened with another limit), `invalidArguments` for an ID named twice.
     public func modifyRecords(
