@@ -90,21 +90,26 @@ let package = Package(
             ],
             path: "Tools/recordlog-demo"
         ),
+        // Helpers every test target shares: a seeded generator, running the built executables.
+        .target(
+            name: "TestSupport",
+            path: "Tests/TestSupport"
+        ),
         .testTarget(
             name: "RecordLogTests",
-            dependencies: ["RecordLog"]
+            dependencies: ["RecordLog", "TestSupport"]
         ),
         .testTarget(
             name: "RecordStoreTests",
-            dependencies: ["RecordStore"]
+            dependencies: ["RecordStore", "TestSupport"]
         ),
         .testTarget(
             name: "NotesTests",
-            dependencies: ["Notes"]
+            dependencies: ["Notes", "TestSupport"]
         ),
         .testTarget(
             name: "LogInspectionTests",
-            dependencies: ["LogInspection"]
+            dependencies: ["LogInspection", "TestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

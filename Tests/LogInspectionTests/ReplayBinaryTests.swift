@@ -1,34 +1,16 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The built log-replay binary end to end: output, exit statuses, and what it refuses.
 @Suite struct ReplayBinaryTests {
-    static func binary() -> URL? {
-        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for _ in 0...4 {
-            let candidate = directory.appendingPathComponent("log-replay")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            directory = directory.deletingLastPathComponent()
-        }
-        return nil
-    }
-
     private func run(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
-        guard let binary = Self.binary() else {
+        guard let binary = ChildProcess.builtExecutable("log-replay") else {
             Issue.record("build log-replay first (swift build --build-tests)")
             throw CocoaError(.fileNoSuchFile)
         }
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+        let outcome = try ChildProcess.run(binary, arguments)
+        return (outcome.status, outcome.outputText, outcome.errorText)
     }
 
     @Test("state, history, diff and notes print JSON and exit 0 on the fixture store")

@@ -1,19 +1,10 @@
 import Foundation
 import Notes
 import Testing
+import TestSupport
 
 /// The `notes` executable end to end: a real process on a real store.
 @Suite struct NotesCLITests {
-    static var executable: URL? {
-        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = directory.appendingPathComponent("notes")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            directory = directory.deletingLastPathComponent()
-        }
-        return nil
-    }
-
     struct Run {
         var status: Int32
         var output: String
@@ -21,22 +12,12 @@ import Testing
     }
 
     static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Run {
-        guard let executable else {
+        guard let executable = ChildProcess.builtExecutable("notes") else {
             Issue.record("the notes executable must be built with the tests")
             throw CocoaError(.fileNoSuchFile)
         }
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, output: String(decoding: out, as: UTF8.self), errors: String(decoding: err, as: UTF8.self))
+        let outcome = try ChildProcess.run(executable, arguments, environment: environment)
+        return Run(status: outcome.status, output: outcome.outputText, errors: outcome.errorText)
     }
 
     static func withStore(_ body: (String) throws -> Void) throws {

@@ -2,6 +2,7 @@ import Foundation
 import Notes
 import RecordStore
 import Testing
+import TestSupport
 
 @Suite struct NotesViewsTests {
     /// Random folder and note operations through the facade; after each, the views the facade
@@ -10,7 +11,7 @@ import Testing
     func liveEqualsReplayed(seed: UInt64) async throws {
         let database = try await Database.temporary()
         let manager = try await RecordNotesManager(database: database)
-        var random = SplitMix(seed: seed)
+        var random = SeededGenerator(seed: seed)
         var folders = [try await manager.createDefaultFolder()]
         for step in 0..<50 {
             switch random.next() % 8 {
@@ -53,18 +54,5 @@ import Testing
         #expect(try await again.fetchNotes(in: inbox) == [saved])
         #expect(try await again.createDefaultFolder() == inbox, "the default folder is found, not made again")
         try reopened.removeTemporaryDirectory()
-    }
-}
-
-/// A seeded generator (SplitMix64).
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,5 +1,6 @@
 import Testing
 @testable import RecordLog
+import TestSupport
 
 @Suite struct CRC32CTests {
     struct Vector: Sendable, CustomTestStringConvertible {

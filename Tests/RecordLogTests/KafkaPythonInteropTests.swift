@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import RecordLog
 
 /// Segments written by another implementation (kafka-python), and ours read by kafka-python.
@@ -105,17 +106,8 @@ import Testing
     static let kafkaPythonRequired = ProcessInfo.processInfo.environment["RECORDLOG_REQUIRE_KAFKA_PYTHON"] == "1"
 
     static func run(_ arguments: [String]) throws -> (status: Int32, stdout: Data, stderr: Data) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let stdout = output.fileHandleForReading.readDataToEndOfFile()
-        let stderr = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, stdout, stderr)
+        let outcome = try ChildProcess.run(program: arguments)
+        return (outcome.status, outcome.output, outcome.errors)
     }
 
     static let kafkaPythonAvailable: Bool = {

@@ -1,6 +1,7 @@
 import CLZ4
 import Testing
 @testable import RecordLog
+import TestSupport
 
 @Suite struct LZ4FrameTests {
     enum Content: String, Sendable, CaseIterable, CustomTestStringConvertible {

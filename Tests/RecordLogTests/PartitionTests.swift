@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import RecordLog
+import TestSupport
 
 @Suite struct PartitionTests {
     @Test("appends get dense offsets from 0 and read back from any offset")

@@ -1,5 +1,6 @@
 import Testing
 @testable import RecordLog
+import TestSupport
 
 @Suite struct VarintTests {
     /// 0, ±1, the extremes, and both sides of every power of two.

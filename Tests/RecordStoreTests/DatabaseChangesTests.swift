@@ -1,6 +1,7 @@
 import Foundation
 @testable import RecordStore
 import Testing
+import TestSupport
 
 /// fetchZoneChanges, fetchDatabaseChanges and change tokens.
 @Suite struct DatabaseChangesTests {

@@ -1,6 +1,7 @@
 import Foundation
 @testable import RecordStore
 import Testing
+import TestSupport
 
 /// The key index checkpoint (snapshot) and materialized views.
 @Suite struct DatabaseCheckpointTests {

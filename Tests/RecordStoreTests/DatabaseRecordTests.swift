@@ -1,6 +1,7 @@
 import Foundation
 @testable import RecordStore
 import Testing
+import TestSupport
 
 /// Saving and fetching single records: server metadata, desiredKeys, missing items, validation.
 @Suite struct DatabaseRecordTests {

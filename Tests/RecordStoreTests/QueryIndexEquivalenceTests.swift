@@ -1,6 +1,7 @@
 import Foundation
 @testable import RecordStore
 import Testing
+import TestSupport
 
 /// Random histories and queries: a database with indexes answers exactly as one without.
 @Suite struct QueryIndexEquivalenceTests {

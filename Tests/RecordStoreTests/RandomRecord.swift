@@ -1,5 +1,6 @@
 import Foundation
 import RecordStore
+import TestSupport
 
 /// Valid records with random fields of every kind, for property tests.
 enum RandomRecord {

@@ -1,6 +1,7 @@
 import Foundation
 import RecordStore
 import Testing
+import TestSupport
 
 @Suite struct RecordCodecDecodingErrorTests {
     let id = RecordID(recordName: "r1", zoneID: Sample.zone)

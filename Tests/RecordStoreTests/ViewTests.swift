@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import RecordStore
+import TestSupport
 
 @Suite struct ViewTests {
     /// Applies a random history of saves, updates, deletes (with cascades), zone creations and

@@ -1,0 +1,53 @@
+import Foundation
+
+/// Runs the package's executables (and other programs) from tests.
+public enum ChildProcess {
+    /// What a finished child printed and how it exited.
+    public struct Outcome: Sendable {
+        public var status: Int32
+        public var output: Data
+        public var errors: Data
+
+        public var outputText: String { String(decoding: output, as: UTF8.self) }
+        public var errorText: String { String(decoding: errors, as: UTF8.self) }
+    }
+
+    /// An executable the package built, found next to the test bundle (up to four levels up).
+    public static func builtExecutable(_ name: String) -> URL? {
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for _ in 0...4 {
+            let candidate = directory.appendingPathComponent(name)
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            directory = directory.deletingLastPathComponent()
+        }
+        return nil
+    }
+
+    /// Runs `executable` to completion. Standard error goes to a file, so a child that writes a
+    /// lot to both streams cannot block on a full pipe.
+    public static func run(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) throws -> Outcome {
+        let errorsFile = FileManager.default.temporaryDirectory.appendingPathComponent("child-stderr-\(UUID().uuidString)")
+        guard FileManager.default.createFile(atPath: errorsFile.path, contents: nil) else { throw CocoaError(.fileWriteUnknown) }
+        defer { try? FileManager.default.removeItem(at: errorsFile) }
+        let errors = try FileHandle(forWritingTo: errorsFile)
+        defer { try? errors.close() }
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        }
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let printed = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Outcome(status: process.terminationStatus, output: printed, errors: try Data(contentsOf: errorsFile))
+    }
+
+    /// Runs a program found on the PATH, through /usr/bin/env.
+    public static func run(program arguments: [String]) throws -> Outcome {
+        try run(URL(fileURLWithPath: "/usr/bin/env"), arguments)
+    }
+}
