@@ -77,6 +77,8 @@ extension Database {
 
         var saveResults: [RecordID: Result<Record, RecordStoreError>] = [:]
         var deleteResults: [RecordID: Result<Void, RecordStoreError>] = [:]
+        saveResults.reserveCapacity(saving.count)
+        deleteResults.reserveCapacity(deleting.count)
         for zone in committed {
             try await zone.pending?.durable()
             for (id, result) in zone.saveResults { saveResults[id] = result }
@@ -150,6 +152,8 @@ extension Database {
         _ plan: ZonePlan, batch: EncodedBatch?, saved: [SavedRecord], state: inout State
     ) throws -> CommittedZone {
         var committed = CommittedZone()
+        committed.saveResults.reserveCapacity(plan.saves.count)
+        committed.changes.reserveCapacity(plan.saves.count + plan.deletes.count)
         for (id, error) in plan.failures {
             if plan.requestedDeletes.contains(id) { committed.deleteResults[id] = .failure(error) } else { committed.saveResults[id] = .failure(error) }
         }

@@ -128,11 +128,33 @@ struct ZonePlanner {
     }
 
     /// Fails when the record, with the longest change tag it could get, encodes to over 1 MB.
+    /// Records far below the limit by a cheap upper bound skip the trial encoding.
     private func checkSize(_ record: Record) throws {
+        if Self.encodedSizeBound(record) <= RecordLimits.maximumEncodedRecordSize { return }
         var sized = record
         sized.recordChangeTag = ChangeTag.longest
         var scratch: [UInt8] = []
         try RecordCodec.encode(sized, into: &scratch)
+    }
+
+    /// An upper bound of the record's encoded size (FORMAT.md §9): every length, count and integer
+    /// is counted at a varint's ten bytes, every tag and flag at a byte more than it takes.
+    static func encodedSizeBound(_ record: Record) -> Int {
+        func bound(_ value: FieldValue) -> Int {
+            switch value {
+            case .string(let text): return 12 + text.utf8.count
+            case .bytes(let bytes): return 12 + bytes.count
+            case .int64, .date, .double, .bool: return 12
+            case .location: return 20
+            case .reference(let reference): return 14 + reference.recordID.recordName.utf8.count
+            case .list(let values): return 12 + values.reduce(0) { $0 + bound($1) }
+            }
+        }
+        var total = 64 + record.recordType.utf8.count + ChangeTag.longest.utf8.count
+        for key in record.allKeys() {
+            total += 12 + key.utf8.count + (record[key].map(bound) ?? 0)
+        }
+        return total
     }
 
     /// The records deleted by deleting `names`: the names and, transitively, every record that
