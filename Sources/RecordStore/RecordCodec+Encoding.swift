@@ -1,3 +1,4 @@
+import RecordLog
 extension RecordCodec {
     /// Validates `record` and appends its value bytes to `buffer`.
     ///
@@ -11,7 +12,7 @@ extension RecordCodec {
         buffer.append(version)
         appendShortString(record.recordType, to: &buffer)
         appendSystemFields(of: record, to: &buffer)
-        buffer.appendVarint(UInt64(record.fields.count))
+        buffer.appendUnsignedVarint(UInt64(record.fields.count))
         for field in record.fields {
             appendShortString(field.key, to: &buffer)
             buffer.append(Tag(field.value.kind).rawValue)
@@ -46,8 +47,8 @@ extension RecordCodec {
         if modification != nil { flags |= SystemFieldFlag.modificationDate }
         if record.recordChangeTag != nil { flags |= SystemFieldFlag.changeTag }
         buffer.append(flags)
-        if let creation { buffer.appendZigZag(creation) }
-        if let modification { buffer.appendZigZag(modification) }
+        if let creation { buffer.appendVarlong(creation) }
+        if let modification { buffer.appendVarlong(modification) }
         if let tag = record.recordChangeTag { appendShortString(tag, to: &buffer) }
     }
 
@@ -61,28 +62,28 @@ extension RecordCodec {
     private static func appendPayload(of value: FieldValue, to buffer: inout [UInt8]) {
         switch value {
         case .string(let string):
-            buffer.appendVarint(UInt64(string.utf8.count))
+            buffer.appendUnsignedVarint(UInt64(string.utf8.count))
             buffer.appendUTF8(string)
         case .int64(let integer):
-            buffer.appendZigZag(integer)
+            buffer.appendVarlong(integer)
         case .double(let double):
-            buffer.appendBigEndian(double.bitPattern)
+            buffer.appendInteger(double.bitPattern)
         case .bool(let bool):
             buffer.append(bool ? 1 : 0)
         case .date(let date):
             // Validation has checked the range; 0 is never written for a valid record.
-            buffer.appendZigZag(MillisecondDate.milliseconds(of: date) ?? 0)
+            buffer.appendVarlong(MillisecondDate.milliseconds(of: date) ?? 0)
         case .bytes(let bytes):
-            buffer.appendVarint(UInt64(bytes.count))
+            buffer.appendUnsignedVarint(UInt64(bytes.count))
             buffer.append(contentsOf: bytes)
         case .reference(let reference):
             buffer.append(reference.action.rawValue)
             appendShortString(reference.recordID.recordName, to: &buffer)
         case .location(let location):
-            buffer.appendBigEndian(location.latitude.bitPattern)
-            buffer.appendBigEndian(location.longitude.bitPattern)
+            buffer.appendInteger(location.latitude.bitPattern)
+            buffer.appendInteger(location.longitude.bitPattern)
         case .list(let elements):
-            buffer.appendVarint(UInt64(elements.count))
+            buffer.appendUnsignedVarint(UInt64(elements.count))
             guard let first = elements.first else { return }
             buffer.append(Tag(first.kind).rawValue)
             for element in elements { appendPayload(of: element, to: &buffer) }

@@ -1,12 +1,13 @@
-/// Appending big-endian integers and Kafka varints to a byte array.
+/// Appending big-endian integers and Kafka varints to a byte array. `package`: the record
+/// codec in RecordStore writes the same primitives.
 extension Array where Element == UInt8 {
     @inline(__always)
-    mutating func appendInteger<T: FixedWidthInteger>(_ value: T) {
+    package mutating func appendInteger<T: FixedWidthInteger>(_ value: T) {
         Swift.withUnsafeBytes(of: value.bigEndian) { append(contentsOf: $0) }
     }
 
     @inline(__always)
-    mutating func appendUnsignedVarint(_ value: UInt64) {
+    package mutating func appendUnsignedVarint(_ value: UInt64) {
         var remaining = value
         while remaining >= 0x80 {
             append(UInt8(truncatingIfNeeded: remaining) | 0x80)
@@ -23,7 +24,7 @@ extension Array where Element == UInt8 {
 
     /// Appends a zigzag varlong (Kafka's `varlong`).
     @inline(__always)
-    mutating func appendVarlong(_ value: Int64) {
+    package mutating func appendVarlong(_ value: Int64) {
         appendUnsignedVarint(Zigzag.encode(value))
     }
 
