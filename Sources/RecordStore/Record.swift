@@ -16,6 +16,24 @@ public struct Record: Sendable {
     struct Field: Sendable, Hashable {
         var key: String
         var value: FieldValue
+        /// Whether the field was set since the record was created or last returned by the store.
+        /// Not part of the field's identity: equal content is equal whatever was edited.
+        var isChanged = false
+
+        init(key: String, value: FieldValue, isChanged: Bool = false) {
+            self.key = key
+            self.value = value
+            self.isChanged = isChanged
+        }
+
+        static func == (lhs: Field, rhs: Field) -> Bool {
+            lhs.key == rhs.key && lhs.value == rhs.value
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(key)
+            hasher.combine(value)
+        }
     }
 
     /// The app-defined type: starts with an ASCII letter, then `[A-Za-z0-9_]`, at most 255 characters.
@@ -32,8 +50,10 @@ public struct Record: Sendable {
     /// The fields, sorted by key (strictly ascending), so lookups are binary searches and encoding
     /// needs no sort.
     private(set) var fields: [Field]
-    /// Keys set or removed since the record was created or last returned by the store.
-    private(set) var changedKeySet: Set<String>
+    /// Keys removed since the record was created or last returned by the store, sorted; keys
+    /// set since then are flagged on their fields. No set is allocated per record: most records
+    /// change a few keys, and a save reads them once.
+    private var removedKeys: [String] = []
 
     /// Creates an unsaved record with no fields.
     public init(recordType: String, recordID: RecordID = RecordID()) {
@@ -55,7 +75,7 @@ public struct Record: Sendable {
         self.recordType = recordType
         self.recordID = recordID
         self.fields = sortedFields
-        self.changedKeySet = changedKeys
+        for key in changedKeys { markChanged(key) }
         self.creationDate = creationDate
         self.modificationDate = modificationDate
         self.recordChangeTag = recordChangeTag
@@ -69,13 +89,19 @@ public struct Record: Sendable {
             return found ? fields[index].value : nil
         }
         set {
-            changedKeySet.insert(key)
             let (index, found) = position(of: key)
             switch (newValue, found) {
-            case (let value?, true): fields[index].value = value
-            case (let value?, false): fields.insert(Field(key: key, value: value), at: index)
-            case (nil, true): fields.remove(at: index)
-            case (nil, false): break
+            case (let value?, true):
+                fields[index].value = value
+                fields[index].isChanged = true
+            case (let value?, false):
+                fields.insert(Field(key: key, value: value, isChanged: true), at: index)
+                forgetRemoval(of: key)
+            case (nil, true):
+                fields.remove(at: index)
+                noteRemoval(of: key)
+            case (nil, false):
+                noteRemoval(of: key)
             }
         }
     }
@@ -88,21 +114,46 @@ public struct Record: Sendable {
     /// The keys set (or removed) locally since the record was created or last returned by the
     /// store, sorted. A save with the `.changedKeys` policy writes only these.
     public func changedKeys() -> [String] {
-        changedKeySet.sorted()
+        let set = fields.lazy.filter(\.isChanged).map(\.key)
+        guard !removedKeys.isEmpty else { return Array(set) }
+        return (Array(set) + removedKeys).sorted()
     }
 
     /// Forgets the changed keys, as when the store returns the record after a save.
     mutating func clearChangedKeys() {
-        changedKeySet.removeAll()
+        removedKeys.removeAll()
+        for index in fields.indices where fields[index].isChanged { fields[index].isChanged = false }
+    }
+
+    /// Marks `key` as changed: flagged on its field when present, else a removal.
+    private mutating func markChanged(_ key: String) {
+        let (index, found) = position(of: key)
+        if found { fields[index].isChanged = true } else { noteRemoval(of: key) }
+    }
+
+    private mutating func noteRemoval(of key: String) {
+        let (index, found) = Self.position(of: key, count: removedKeys.count) { removedKeys[$0] }
+        if !found { removedKeys.insert(key, at: index) }
+    }
+
+    private mutating func forgetRemoval(of key: String) {
+        guard !removedKeys.isEmpty else { return }
+        let (index, found) = Self.position(of: key, count: removedKeys.count) { removedKeys[$0] }
+        if found { removedKeys.remove(at: index) }
     }
 
     /// The index of `key` in `fields` if present, else where it would be inserted.
     private func position(of key: String) -> (index: Int, found: Bool) {
+        Self.position(of: key, count: fields.count) { fields[$0].key }
+    }
+
+    /// Binary search for `key` among `count` ascending keys.
+    private static func position(of key: String, count: Int, keyAt: (Int) -> String) -> (index: Int, found: Bool) {
         var low = 0
-        var high = fields.count
+        var high = count
         while low < high {
             let middle = (low + high) / 2
-            let candidate = fields[middle].key
+            let candidate = keyAt(middle)
             if candidate == key { return (middle, true) }
             if candidate < key { low = middle + 1 } else { high = middle }
         }

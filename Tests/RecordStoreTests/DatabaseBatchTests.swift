@@ -157,6 +157,12 @@ import Testing
             try await database.createZone(zone)
             let result = try await database.modifyRecords(saving: [makeRecord("x"), makeRecord("x", zone: zone)], deleting: [])
             #expect(result.saveResults.count == 2)
+            let afterTwoZones = try database.logSnapshot()
+            await expectError(.invalidArguments, "twice in one zone, with another zone between") {
+                _ = try await database.modifyRecords(
+                    saving: [makeRecord("p"), makeRecord("q", zone: zone), makeRecord("p")], deleting: [])
+            }
+            #expect(try database.logSnapshot() == afterTwoZones)
         }
     }
 

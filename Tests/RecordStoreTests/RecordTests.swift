@@ -42,6 +42,22 @@ import Testing
         #expect(record.changedKeys() == ["body", "gone", "title"])
     }
 
+    @Test("a key removed and set again, or set and removed, is listed once, in order with the others")
+    func changedKeysRemovedAndSetAgain() throws {
+        var record = try RecordCodec.decode(try RecordCodec.encode(Sample.everyKind()), recordID: Sample.everyKind().recordID)
+        let keys = record.allKeys()
+        let (first, last) = (try #require(keys.first), try #require(keys.last))
+        record[first] = nil
+        record[first] = .string("back")
+        record[last] = .string("changed")
+        record[last] = nil
+        record["aaa"] = nil
+        record["zzz"] = .bool(true)
+        #expect(record.changedKeys() == ["aaa", first, last, "zzz"].sorted())
+        let restored = try JSONDecoder().decode(Record.self, from: try JSONEncoder().encode(record))
+        #expect(restored.changedKeys() == record.changedKeys(), "removed keys survive Codable too")
+    }
+
     @Test("a record returned by the store has no changed keys until one is set")
     func changedKeysAfterFetch() throws {
         let stored = try RecordCodec.decode(try RecordCodec.encode(Sample.everyKind()), recordID: Sample.everyKind().recordID)

@@ -29,11 +29,7 @@ extension Database {
         guard count <= maximumItemsPerRequest else {
             throw RecordStoreError.tooManyItems(count, limit: maximumItemsPerRequest)
         }
-        var seen = Set<RecordID>()
-        for id in saving.map(\.recordID) + deleting where !seen.insert(id).inserted {
-            throw RecordStoreError(.invalidArguments, "Record \(id) appears twice in one request; save or delete it once.", recordID: id)
-        }
-        let zoneIDs = Set(saving.map(\.recordID.zoneID)).union(deleting.map(\.zoneID)).sorted { $0.zoneName < $1.zoneName }
+        let requests = try ZoneRequest.split(saving: saving, deleting: deleting)
         let now = MillisecondDate.date(milliseconds: MillisecondDate.milliseconds(of: Date()) ?? 0)
 
         // One lock hold plans every zone, checks the request, encodes and writes: an atomic
@@ -43,9 +39,9 @@ extension Database {
         let committed = try state.withLock { state -> [CommittedZone] in
             var plans: [ZonePlan] = []
             var failures: [RecordID: RecordStoreError] = [:]
-            for zoneID in zoneIDs {
-                let plan = try ZonePlanner(zone: state.zones[zoneID], zoneID: zoneID, policy: savePolicy, now: now, database: self)
-                    .plan(saving: saving.filter { $0.recordID.zoneID == zoneID }, deleting: deleting.filter { $0.zoneID == zoneID })
+            for request in requests {
+                let plan = try ZonePlanner(zone: state.zones[request.zoneID], zoneID: request.zoneID, policy: savePolicy, now: now, database: self)
+                    .plan(saving: request.saving, deleting: request.deleting)
                 failures.merge(plan.failures) { first, _ in first }
                 plans.append(plan)
             }
@@ -129,20 +125,22 @@ extension Database {
         var value: [UInt8] = []
         var saved: [SavedRecord] = []
         var offset = partition.endOffset
+        var headers = EventHeaderCache()
         for save in plan.saves {
             var record = save.record
-            record.recordChangeTag = ChangeTag.make(incarnation: incarnation, offset: offset)
+            let changeTag = ChangeTag.make(incarnation: incarnation, offset: offset)
+            record.recordChangeTag = changeTag
             value.removeAll(keepingCapacity: true)
             try RecordCodec.encode(record, into: &value)
             batch.append(
                 key: record.recordID.recordName, value: value,
-                headers: StoredEvent.headers(.save, recordType: record.recordType, changeTag: record.recordChangeTag))
+                headers: headers.saveHeaders(recordType: record.recordType, changeTag: changeTag))
             record.clearChangedKeys()
             saved.append(SavedRecord(record: record, offset: offset, isNew: save.isNew))
             offset += 1
         }
         for delete in plan.deletes {
-            batch.append(key: delete.name, value: nil, headers: StoredEvent.headers(.delete, recordType: delete.recordType))
+            batch.append(key: delete.name, value: nil, headers: headers.deleteHeaders(recordType: delete.recordType))
         }
         return (try batch.encode(compression: log.options.compression), saved)
     }
@@ -154,8 +152,10 @@ extension Database {
         var committed = CommittedZone()
         committed.saveResults.reserveCapacity(plan.saves.count)
         committed.changes.reserveCapacity(plan.saves.count + plan.deletes.count)
+        // Requests delete few records or many: a set keeps telling them apart linear.
+        let requestedDeletes = Set(plan.requestedDeletes)
         for (id, error) in plan.failures {
-            if plan.requestedDeletes.contains(id) { committed.deleteResults[id] = .failure(error) } else { committed.saveResults[id] = .failure(error) }
+            if requestedDeletes.contains(id) { committed.deleteResults.append((id, .failure(error))) } else { committed.saveResults.append((id, .failure(error))) }
         }
         // The zone is taken out of the dictionary while it changes, so its tables change in place.
         guard let batch, var zone = state.zones.removeValue(forKey: plan.zoneID) else { return committed }
@@ -164,13 +164,13 @@ extension Database {
         for save in saved {
             zone.applySave(
                 name: save.record.recordID.recordName, entry: RecordEntry(record: save.record, offset: save.offset), record: save.record)
-            committed.saveResults[save.record.recordID] = .success(save.record)
+            committed.saveResults.append((save.record.recordID, .success(save.record)))
             committed.changes.append(.saved(save.record, created: save.isNew))
         }
         for delete in plan.deletes {
             zone.applyDelete(name: delete.name)
             let id = RecordID(recordName: delete.name, zoneID: plan.zoneID)
-            if plan.requestedDeletes.contains(id) { committed.deleteResults[id] = .success(()) }
+            if requestedDeletes.contains(id) { committed.deleteResults.append((id, .success(()))) }
             committed.changes.append(.deleted(id, recordType: delete.recordType))
         }
         for change in committed.changes {
@@ -189,8 +189,9 @@ extension Database {
 /// What one zone's commit wrote and answers.
 struct CommittedZone {
     var pending: PendingAppend?
-    var saveResults: [RecordID: Result<Record, RecordStoreError>] = [:]
-    var deleteResults: [RecordID: Result<Void, RecordStoreError>] = [:]
+    /// Each item's outcome, gathered into the request's result dictionaries once durable.
+    var saveResults: [(RecordID, Result<Record, RecordStoreError>)] = []
+    var deleteResults: [(RecordID, Result<Void, RecordStoreError>)] = []
     var changes: [RecordChange] = []
 }
 

@@ -16,7 +16,6 @@ import Synchronization
 public final class Database: Sendable {
     struct State: Sendable {
         var zones: [ZoneID: ZoneState] = [:]
-        var closed = false
         var openReport = OpenReport()
         /// Registered materialized views, fed every commit under the lock, in log order.
         var views: [ViewSink] = []
@@ -29,6 +28,9 @@ public final class Database: Sendable {
     /// Sixteen random bytes naming this store: a change token from another store is refused.
     let storeID: [UInt8]
     let state: Mutex<State>
+    /// Set once by `close()`. Read without the state lock: every request checks it first, and
+    /// taking the lock for it made concurrent writers queue twice per commit.
+    private let closed = Atomic<Bool>(false)
     let subscriptions = SubscriptionHub()
     /// Serializes zone and subscription changes, whose durable write must finish before the next.
     let administration = AsyncLock()
@@ -75,7 +77,7 @@ public final class Database: Sendable {
 
     /// Closes the log (syncs, writes index files and checkpoints, releases the lock).
     public func close() throws {
-        guard !state.withLock({ $0.closed }) else { return }
+        guard !closed.load(ordering: .acquiring) else { return }
         // The checkpoint only saves time on the next open: the log is closed whatever happens to
         // it, and its failure is reported after.
         var checkpointFailure: (any Error)?
@@ -83,7 +85,7 @@ public final class Database: Sendable {
             logger.warning("could not write the checkpoint; the next open replays the log", metadata: ["error": "\(error)"])
             checkpointFailure = error
         }
-        state.withLock { $0.closed = true }
+        closed.store(true, ordering: .releasing)
         subscriptions.finishAll()
         try log.close()
         if let checkpointFailure { throw checkpointFailure }
@@ -126,6 +128,6 @@ public final class Database: Sendable {
     }
 
     func checkOpen() throws(RecordStoreError) {
-        if state.withLock({ $0.closed }) { throw RecordStoreError(.internalError, "The database is closed; open it again.") }
+        if closed.load(ordering: .acquiring) { throw RecordStoreError(.internalError, "The database is closed; open it again.") }
     }
 }

@@ -44,6 +44,13 @@ enum Bench {
             return
         }
 
+        if arguments.contains("--commit-cost") {
+            try FileManager.default.createDirectory(atPath: workDirectory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: workDirectory) }
+            print(try await CommitCost.run(directory: workDirectory, commits: value(after: "--records").flatMap(Int.init) ?? 20_000, writers: [1, 16]))
+            return
+        }
+
         let records = value(after: "--records").flatMap(Int.init) ?? (quick ? 100_000 : 1_000_000)
         let singleCommits = quick ? 300 : 2_000
         let concurrentCommits = quick ? 1_600 : 8_000

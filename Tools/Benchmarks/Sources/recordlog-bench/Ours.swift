@@ -16,6 +16,11 @@ final class Ours: @unchecked Sendable {
         self.path = path
         database = try await Database(directory: path, maximumItemsPerRequest: 1000)
         manager = try await RecordNotesManager(database: database)
+        try await saveFolders()
+    }
+
+    /// Saves the dataset's folders.
+    func saveFolders() async throws {
         var folders: [Record] = []
         for index in 0..<Dataset.folderCount {
             var folder = Record(recordType: "Folder", recordID: RecordID(recordName: Dataset.folderName(index), zoneID: Self.zone))
@@ -92,7 +97,7 @@ final class Ours: @unchecked Sendable {
 
     func close() throws { try database.close() }
 
-    private init(path: String, database: Database, manager: RecordNotesManager) {
+    init(path: String, database: Database, manager: RecordNotesManager) {
         self.path = path
         self.database = database
         self.manager = manager
