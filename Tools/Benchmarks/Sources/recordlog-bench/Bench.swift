@@ -1,7 +1,7 @@
 import Foundation
 import RecordLog
 
-// recordlog-bench [--quick] [--json FILE] [--dir DIR]
+// recordlog-bench [--quick] [--json FILE] [--dir DIR] [--records N] [--until W1|W2|W3] [--commit-cost]
 // Runs every workload through RecordLog and through SQLite (GRDB), in this one process, and
 // prints ours, peer and their ratio (> 1 means RecordLog is better).
 
@@ -81,10 +81,14 @@ enum Bench {
         let (w1Ours, w1Peer) = try await saveBatched(0..<records)
         results["W1"] = .rate(ours: Double(records) / w1Ours, peer: Double(records) / w1Peer, unit: "rows/s")
         log("W1 done")
-        if arguments.contains("--w1-only") {
+        // `--until Wn` stops after that workload (W1, W2 or W3): for profiling one path.
+        let until = value(after: "--until")
+        func stopping(after workload: String) -> Bool {
+            guard until == workload else { return false }
             print(Report(machine: [:], parameters: [:], workloads: results).table())
-            return
+            return true
         }
+        if stopping(after: "W1") { return }
 
         // W2: one durable save per commit, one writer.
         var next = records
@@ -94,10 +98,7 @@ enum Bench {
         next += singleCommits
         results["W2"] = .rate(ours: Double(singleCommits) / w2Ours, peer: Double(singleCommits) / w2Peer, unit: "commits/s")
         log("W2 done")
-        if arguments.contains("--w2-only") {
-            print(Report(machine: [:], parameters: [:], workloads: results).table())
-            return
-        }
+        if stopping(after: "W2") { return }
 
         // W3: 16 concurrent writers, one save per commit each.
         let concurrent = (next..<(next + concurrentCommits)).map(Dataset.row)
@@ -106,6 +107,7 @@ enum Bench {
         next += concurrentCommits
         results["W3"] = .rate(ours: Double(concurrentCommits) / w3Ours, peer: Double(concurrentCommits) / w3Peer, unit: "commits/s")
         log("W3 done")
+        if stopping(after: "W3") { return }
 
         // W4: changes since a token taken before the last 1% of writes.
         let token = try await ours.currentToken()
