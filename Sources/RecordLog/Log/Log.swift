@@ -134,6 +134,10 @@ public final class Log: Sendable {
         try await partition(for: zone).append(batch)
     }
 
+    /// How many group syncs (one fdatasync per file written since the previous one) have run
+    /// since the log was opened. Durable appends minus this is what group commit saved.
+    public var syncCount: Int { committer.syncCount }
+
     /// Makes every append so far durable. Needed only with `.noSyncUnsafe` durability.
     public func sync() throws {
         try committer.syncNow()

@@ -38,6 +38,10 @@ public final class Database: Sendable {
     public var openReport: OpenReport { state.withLock { $0.openReport } }
     let logger: Logger
 
+    /// How many group syncs the log has run since the database was opened: concurrent commits
+    /// share them, so under load this grows slower than the number of commits.
+    public var syncCount: Int { log.syncCount }
+
     /// The most items one `modifyRecords` call may hold.
     public let maximumItemsPerRequest: Int
 

@@ -27,10 +27,20 @@ final class Peer: @unchecked Sendable {
         }
     }
 
+    /// Opens the pool with its writer at `synchronous = FULL`: a commit returns once the WAL is
+    /// fsync'd, as ours returns once the log is. GRDB's `DatabasePool` sets `synchronous = NORMAL`
+    /// when it enables WAL — after `prepareDatabase` runs — so the pragma is set on the writer
+    /// after opening, and checked: with NORMAL, SQLite syncs only at checkpoints.
     static func open(_ path: String) throws -> DatabasePool {
-        var configuration = Configuration()
-        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
-        return try DatabasePool(path: path, configuration: configuration)
+        let pool = try DatabasePool(path: path)
+        let (synchronous, journal) = try pool.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+            return (try Int.fetchOne(db, sql: "PRAGMA synchronous"), try String.fetchOne(db, sql: "PRAGMA journal_mode"))
+        }
+        guard synchronous == 2, journal == "wal" else {
+            throw DatabaseError(message: "the peer must run with synchronous=FULL in WAL mode, not \(synchronous ?? -1) / \(journal ?? "?")")
+        }
+        return pool
     }
 
     private static func insert(_ db: Database, _ row: Dataset.Row, sequence: Int64) throws {
