@@ -24,6 +24,28 @@ import Testing
         }
     }
 
+    @Test("syncCount: a durable save costs one group sync, concurrent saves share them, unsafe durability none")
+    func syncCount() async throws {
+        try await withTemporaryDatabase(durability: .fsync) { database in
+            let before = database.syncCount
+            _ = try await database.save(makeRecord("alone"))
+            #expect(database.syncCount == before + 1)
+            let start = database.syncCount
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for index in 0..<16 {
+                    group.addTask { _ = try await database.save(makeRecord("c\(index)")) }
+                }
+                try await group.waitForAll()
+            }
+            let syncs = database.syncCount - start
+            #expect(syncs >= 1 && syncs <= 16, "at least one sync, and never more than one per commit")
+        }
+        try await withTemporaryDatabase(durability: .noSyncUnsafe) { database in
+            _ = try await database.save(makeRecord("unsynced"))
+            #expect(database.syncCount == 0)
+        }
+    }
+
     @Test("16 tasks racing to update one record with the same tag: exactly one wins, the others get serverRecordChanged")
     func racingSameTag() async throws {
         try await withTemporaryDatabase { database in
