@@ -10,7 +10,8 @@ final class Ours: @unchecked Sendable {
     static let zone = ZoneID(zoneName: "Notes")
     let path: String
     var database: Database
-    var manager: RecordNotesManager
+    /// The Notes facade; nil until `openViews()` when opened with `viewsToo: false`.
+    var manager: RecordNotesManager?
 
     init(path: String) async throws {
         self.path = path
@@ -92,21 +93,30 @@ final class Ours: @unchecked Sendable {
 
     func fetchFolder(_ index: Int) async throws -> Int {
         let folder = Folder(id: Dataset.folderName(index), name: Dataset.folderName(index))
+        guard let manager else { throw RecordStoreError(.internalError, "the Notes views are not open") }
         return try await manager.fetchNotes(in: folder).count
     }
 
     func close() throws { try database.close() }
 
-    init(path: String, database: Database, manager: RecordNotesManager) {
+    init(path: String, database: Database, manager: RecordNotesManager?) {
         self.path = path
         self.database = database
         self.manager = manager
     }
 
-    /// Opens an existing store (checkpoint, views) without writing anything.
-    static func open(path: String) async throws -> Ours {
+    /// Opens an existing store (checkpoint, and the views unless `viewsToo` is false — then
+    /// `openViews()` registers them) without writing anything.
+    static func open(path: String, viewsToo: Bool = true) async throws -> Ours {
         let database = try await Database(directory: path, maximumItemsPerRequest: 1000)
-        return Ours(path: path, database: database, manager: try await RecordNotesManager(database: database))
+        let ours = Ours(path: path, database: database, manager: nil)
+        if viewsToo { try await ours.openViews() }
+        return ours
+    }
+
+    /// Registers the Notes views (the facade's `RecordNotesManager`).
+    func openViews() async throws {
+        manager = try await RecordNotesManager(database: database)
     }
 
     func reopen() async throws {
