@@ -24,6 +24,25 @@ import Testing
         }
     }
 
+    @Test("a preallocation larger than a megabyte is written whole, in zeros, and cut on close")
+    func largePreallocation() async throws {
+        try await withStorePath { store in
+            var options = fastOptions()
+            options.preallocationBytes = (3 << 20) + 12_345
+            let log = try Log(directory: store, options: options)
+            let notes = try log.createPartition(for: "Notes")
+            try await notes.append(Sample.events(0..<4), batchSize: 4)
+            let path = try partitionDirectory(store) + "/" + RecoveryTests.segmentName
+            let valid = Int(try #require(notes.segments.last).size)
+            let written = try readBytes(path)
+            #expect(written.count == options.preallocationBytes)
+            #expect(written[valid...].allSatisfy { $0 == 0 })
+            try log.close()
+            #expect(try readBytes(path).count == valid)
+            #expect(try walkBatches(try readBytes(path)).count == 1)
+        }
+    }
+
     @Test("after a crash the preallocated zeros are trimmed, reported as such, and nothing is lost")
     func crashWithPreallocation() async throws {
         try await withStorePath { store in
