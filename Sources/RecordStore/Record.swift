@@ -95,6 +95,9 @@ public struct Record: Sendable {
                 fields[index].value = value
                 fields[index].isChanged = true
             case (let value?, false):
+                // Records are built a few fields at a time: start with room for several rather
+                // than growing the array at the first, second and fourth field.
+                if fields.capacity == 0 { fields.reserveCapacity(4) }
                 fields.insert(Field(key: key, value: value, isChanged: true), at: index)
                 forgetRemoval(of: key)
             case (nil, true):

@@ -123,7 +123,9 @@ extension Database {
     private func encode(_ plan: ZonePlan, partition: Partition, incarnation: Int64) throws -> (EncodedBatch, [SavedRecord]) {
         var batch = RecordBatchBuilder(reservingCapacity: 256 * (plan.saves.count + plan.deletes.count))
         var value: [UInt8] = []
+        value.reserveCapacity(1024)
         var saved: [SavedRecord] = []
+        saved.reserveCapacity(plan.saves.count)
         var offset = partition.endOffset
         var headers = EventHeaderCache()
         for save in plan.saves {

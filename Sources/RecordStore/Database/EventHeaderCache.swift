@@ -7,7 +7,12 @@ struct EventHeaderCache {
     private static let save = LogHeader(key: StoredEvent.eventHeader, string: StoredEvent.Kind.save.rawValue)
     private static let delete = LogHeader(key: StoredEvent.eventHeader, string: StoredEvent.Kind.delete.rawValue)
     private var lastType: (name: String, header: LogHeader)?
-    private var scratch: [LogHeader] = []
+    private var scratch: [LogHeader]
+
+    init() {
+        scratch = []
+        scratch.reserveCapacity(3)
+    }
 
     /// The headers of a save event, as `StoredEvent.headers(_:recordType:changeTag:)` makes them;
     /// valid until the next call.

@@ -7,42 +7,44 @@ struct ZoneRequest {
 
     /// Splits a request by zone, in zone-name order, refusing an ID named twice.
     ///
-    /// Most requests touch one zone: an item in the same zone as the one before it is placed
-    /// without hashing its zone, and a request of one item checks no duplicates at all.
+    /// Most requests touch one zone: then the caller's arrays are that zone's part as they are,
+    /// found without hashing any zone, and a request of one item checks no duplicates at all.
     ///
-    /// - Throws: `invalidArguments` for the first ID that appears twice (saved twice, deleted
-    ///   twice, or both saved and deleted).
+    /// - Throws: `invalidArguments` for an ID that appears twice (saved twice, deleted twice, or
+    ///   both saved and deleted).
     static func split(saving: [Record], deleting: [RecordID]) throws(RecordStoreError) -> [ZoneRequest] {
-        var groups: [ZoneRequest] = []
-        var names: [Set<String>] = []
-        var positions: [ZoneID: Int] = [:]
-        let checksDuplicates = saving.count + deleting.count > 1
-        func group(of zoneID: ZoneID) -> Int {
-            if let last = groups.indices.last, groups[last].zoneID == zoneID { return last }
-            if let known = positions[zoneID] { return known }
-            groups.append(ZoneRequest(zoneID: zoneID))
-            names.append([])
-            positions[zoneID] = groups.count - 1
-            return groups.count - 1
+        guard let first = saving.first?.recordID.zoneID ?? deleting.first?.zoneID else { return [] }
+        var groups: [ZoneRequest]
+        if saving.allSatisfy({ $0.recordID.zoneID == first }), deleting.allSatisfy({ $0.zoneID == first }) {
+            groups = [ZoneRequest(zoneID: first, saving: saving, deleting: deleting)]
+        } else {
+            groups = []
+            var positions: [ZoneID: Int] = [:]
+            func group(of zoneID: ZoneID) -> Int {
+                if let last = groups.indices.last, groups[last].zoneID == zoneID { return last }
+                if let known = positions[zoneID] { return known }
+                groups.append(ZoneRequest(zoneID: zoneID))
+                positions[zoneID] = groups.count - 1
+                return groups.count - 1
+            }
+            for record in saving { groups[group(of: record.recordID.zoneID)].saving.append(record) }
+            for id in deleting { groups[group(of: id.zoneID)].deleting.append(id) }
+            groups.sort { $0.zoneID.zoneName < $1.zoneID.zoneName }
         }
-        func checkOnce(_ id: RecordID, in index: Int) throws(RecordStoreError) {
-            guard checksDuplicates else { return }
-            if names[index].isEmpty { names[index].reserveCapacity(saving.count + deleting.count) }
-            guard names[index].insert(id.recordName).inserted else {
+        for group in groups { try group.checkNamedOnce() }
+        return groups
+    }
+
+    /// Refuses a record name that appears twice among the zone's saves and deletes.
+    private func checkNamedOnce() throws(RecordStoreError) {
+        guard saving.count + deleting.count > 1 else { return }
+        var names = Set<String>(minimumCapacity: saving.count + deleting.count)
+        func checkOnce(_ id: RecordID) throws(RecordStoreError) {
+            guard names.insert(id.recordName).inserted else {
                 throw RecordStoreError(.invalidArguments, "Record \(id) appears twice in one request; save or delete it once.", recordID: id)
             }
         }
-        for record in saving {
-            let index = group(of: record.recordID.zoneID)
-            try checkOnce(record.recordID, in: index)
-            groups[index].saving.append(record)
-        }
-        for id in deleting {
-            let index = group(of: id.zoneID)
-            try checkOnce(id, in: index)
-            groups[index].deleting.append(id)
-        }
-        if groups.count > 1 { groups.sort { $0.zoneID.zoneName < $1.zoneID.zoneName } }
-        return groups
+        for record in saving { try checkOnce(record.recordID) }
+        for id in deleting { try checkOnce(id) }
     }
 }
