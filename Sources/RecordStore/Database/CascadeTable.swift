@@ -1,0 +1,73 @@
+/// A zone's `.deleteSelf` references, reversed: each referenced record name (a target), interned
+/// to an id, with the slots of the records that reference it. Targets are few (a note's folder),
+/// so a save hashes one short name and one integer; a target nothing references any more is
+/// forgotten and its id reused.
+struct CascadeTable: Sendable {
+    private var ids: [String: Int32] = [:]
+    private(set) var names: [String] = []
+    /// Target id → slots (in `KeyIndex`) of the records that reference it.
+    private var referrers: [Set<Int32>] = []
+    private var freeIDs: [Int32] = []
+
+    /// The slots of the records that reference `name`.
+    func referrers(of name: String) -> Set<Int32> {
+        ids[name].map { referrers[Int($0)] } ?? []
+    }
+
+    /// Records that the record in `slot` references `name`; returns the target's id.
+    mutating func link(_ slot: Int32, to name: String) -> Int32 {
+        let id = ids[name] ?? add(name)
+        referrers[Int(id)].insert(slot)
+        return id
+    }
+
+    /// Forgets that the record in `slot` references the target `id`.
+    mutating func unlink(_ slot: Int32, from id: Int32) {
+        guard referrers[Int(id)].remove(slot) != nil, referrers[Int(id)].isEmpty else { return }
+        ids[names[Int(id)]] = nil
+        names[Int(id)] = ""
+        freeIDs.append(id)
+    }
+
+    private mutating func add(_ name: String) -> Int32 {
+        if let id = freeIDs.popLast() {
+            names[Int(id)] = name
+            ids[name] = id
+            return id
+        }
+        let id = Int32(names.count)
+        names.append(name)
+        referrers.append([])
+        ids[name] = id
+        return id
+    }
+
+    init() {}
+
+    /// A table of the targets `names` (by id; "" for an unused id) that nothing references yet,
+    /// for `restoreLink`; nil if a name is there twice.
+    init?(restoring names: [String]) {
+        self.names = names
+        referrers = Array(repeating: [], count: names.count)
+        ids.reserveCapacity(names.count)
+        for (id, name) in names.enumerated() where !name.isEmpty {
+            guard ids.updateValue(Int32(id), forKey: name) == nil else { return nil }
+        }
+    }
+
+    /// Records that `slot` references the target `id`; false if `id` is no target.
+    mutating func restoreLink(_ slot: Int32, to id: Int32) -> Bool {
+        guard names.indices.contains(Int(id)), !names[Int(id)].isEmpty else { return false }
+        referrers[Int(id)].insert(slot)
+        return true
+    }
+
+    /// Frees the ids nothing references, once every link is restored.
+    mutating func finishRestoring() {
+        for id in names.indices where referrers[id].isEmpty {
+            if !names[id].isEmpty { ids[names[id]] = nil }
+            names[id] = ""
+            freeIDs.append(Int32(id))
+        }
+    }
+}
