@@ -3,7 +3,7 @@
 /// so a save hashes one short name and one integer; a target nothing references any more is
 /// forgotten and its id reused.
 struct CascadeTable: Sendable {
-    private var ids: [String: Int32] = [:]
+    private var ids = NameTable()
     private(set) var names: [String] = []
     /// Target id → slots (in `KeyIndex`) of the records that reference it.
     private var referrers: [Set<Int32>] = []
@@ -11,12 +11,13 @@ struct CascadeTable: Sendable {
 
     /// The slots of the records that reference `name`.
     func referrers(of name: String) -> Set<Int32> {
-        ids[name].map { referrers[Int($0)] } ?? []
+        ids.find(name, hash: NameTable.hash(name), in: names).map { referrers[Int($0)] } ?? []
     }
 
     /// Records that the record in `slot` references `name`; returns the target's id.
     mutating func link(_ slot: Int32, to name: String) -> Int32 {
-        let id = ids[name] ?? add(name)
+        let hash = NameTable.hash(name)
+        let id = ids.find(name, hash: hash, in: names) ?? add(name, hash: hash)
         referrers[Int(id)].insert(slot)
         return id
     }
@@ -24,21 +25,22 @@ struct CascadeTable: Sendable {
     /// Forgets that the record in `slot` references the target `id`.
     mutating func unlink(_ slot: Int32, from id: Int32) {
         guard referrers[Int(id)].remove(slot) != nil, referrers[Int(id)].isEmpty else { return }
-        ids[names[Int(id)]] = nil
+        _ = ids.remove(names[Int(id)], hash: NameTable.hash(names[Int(id)]), in: names)
         names[Int(id)] = ""
         freeIDs.append(id)
     }
 
-    private mutating func add(_ name: String) -> Int32 {
-        if let id = freeIDs.popLast() {
+    private mutating func add(_ name: String, hash: UInt32) -> Int32 {
+        let id: Int32
+        if let free = freeIDs.popLast() {
+            id = free
             names[Int(id)] = name
-            ids[name] = id
-            return id
+        } else {
+            id = Int32(names.count)
+            names.append(name)
+            referrers.append([])
         }
-        let id = Int32(names.count)
-        names.append(name)
-        referrers.append([])
-        ids[name] = id
+        ids.insert(slot: id, hash: hash)
         return id
     }
 
@@ -51,7 +53,9 @@ struct CascadeTable: Sendable {
         referrers = Array(repeating: [], count: names.count)
         ids.reserveCapacity(names.count)
         for (id, name) in names.enumerated() where !name.isEmpty {
-            guard ids.updateValue(Int32(id), forKey: name) == nil else { return nil }
+            let hash = NameTable.hash(name)
+            guard ids.find(name, hash: hash, in: names) == nil else { return nil }
+            ids.insert(slot: Int32(id), hash: hash)
         }
     }
 
@@ -65,7 +69,7 @@ struct CascadeTable: Sendable {
     /// Frees the ids nothing references, once every link is restored.
     mutating func finishRestoring() {
         for id in names.indices where referrers[id].isEmpty {
-            if !names[id].isEmpty { ids[names[id]] = nil }
+            if !names[id].isEmpty { _ = ids.remove(names[id], hash: NameTable.hash(names[id]), in: names) }
             names[id] = ""
             freeIDs.append(Int32(id))
         }

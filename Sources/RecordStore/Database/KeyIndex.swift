@@ -1,10 +1,10 @@
 /// A zone's key index: every live record's name and `RecordEntry`, compact. The entries sit in
 /// one contiguous array of fixed-size slots (a deleted record's slot is reused), the names in a
-/// parallel array, and one table maps a name to its slot: a save hashes its name once. Record
+/// parallel array, and a `NameTable` maps a name to its slot: a save hashes its name once. Record
 /// types are interned (`TypeTable`), `.deleteSelf` references are kept reversed as slot sets
 /// (`CascadeTable`), and scans by type walk the entries.
 struct KeyIndex: Sendable {
-    private var slots: [String: Int32] = [:]
+    private var slots = NameTable()
     /// Slot → record name; "" for a free slot.
     private(set) var names: [String] = []
     /// Slot → entry; a free slot's `typeID` is `freeType`.
@@ -25,7 +25,9 @@ struct KeyIndex: Sendable {
         slots.reserveCapacity(tables.names.count)
         for (slot, name) in tables.names.enumerated() {
             let entry = tables.entries[slot]
-            guard slots.updateValue(Int32(slot), forKey: name) == nil, types.names.indices.contains(Int(entry.typeID)) else { return nil }
+            let hash = NameTable.hash(name)
+            guard slots.find(name, hash: hash, in: tables.names) == nil, types.names.indices.contains(Int(entry.typeID)) else { return nil }
+            slots.insert(slot: Int32(slot), hash: hash)
             if entry.target != RecordEntry.noTarget, !targets.restoreLink(Int32(slot), to: entry.target) { return nil }
         }
         for (slot, more) in tables.moreTargets {
@@ -46,7 +48,7 @@ struct KeyIndex: Sendable {
     var count: Int { slots.count }
 
     subscript(name: String) -> RecordEntry? {
-        slots[name].map { entries[Int($0)] }
+        slots.find(name, hash: NameTable.hash(name), in: names).map { entries[Int($0)] }
     }
 
     func recordType(of entry: RecordEntry) -> String { types.name(entry.typeID) }
@@ -57,18 +59,22 @@ struct KeyIndex: Sendable {
         -> String?
     {
         let typeID = types.intern(recordType)
-        let fresh = freeSlots.last ?? Int32(entries.count)
-        let slot = Self.claim(&slots[name, default: -1], fresh: fresh)
+        let hash = NameTable.hash(name)
+        let slot: Int32
         var previousType: String?
-        if slot != fresh {
+        if let existing = slots.find(name, hash: hash, in: names) {
+            slot = existing
             previousType = types.name(entries[Int(slot)].typeID)
             unlinkTargets(of: slot)
-        } else if freeSlots.isEmpty {
+        } else if let free = freeSlots.popLast() {
+            slot = free
+            names[Int(slot)] = name
+            slots.insert(slot: slot, hash: hash)
+        } else {
+            slot = Int32(entries.count)
             entries.append(RecordEntry(offset: 0, creationMillis: 0, typeID: Self.freeType, target: RecordEntry.noTarget))
             names.append(name)
-        } else {
-            freeSlots.removeLast()
-            names[Int(slot)] = name
+            slots.insert(slot: slot, hash: hash)
         }
         var target = RecordEntry.noTarget
         if let first = cascade.first {
@@ -79,16 +85,10 @@ struct KeyIndex: Sendable {
         return previousType
     }
 
-    /// The slot in `stored` (-1 when the name was not there), set to `fresh` if it was not.
-    private static func claim(_ stored: inout Int32, fresh: Int32) -> Int32 {
-        if stored < 0 { stored = fresh }
-        return stored
-    }
-
     /// Records a delete; returns the deleted record's type, nil if `name` was not live.
     @discardableResult
     mutating func delete(name: String) -> String? {
-        guard let slot = slots.removeValue(forKey: name) else { return nil }
+        guard let slot = slots.remove(name, hash: NameTable.hash(name), in: names) else { return nil }
         let type = types.name(entries[Int(slot)].typeID)
         unlinkTargets(of: slot)
         entries[Int(slot)].typeID = Self.freeType
