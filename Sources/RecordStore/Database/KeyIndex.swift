@@ -28,11 +28,11 @@ struct KeyIndex: Sendable {
             let hash = NameTable.hash(name)
             guard slots.find(name, hash: hash, in: tables.names) == nil, types.names.indices.contains(Int(entry.typeID)) else { return nil }
             slots.insert(slot: Int32(slot), hash: hash)
-            if entry.target != RecordEntry.noTarget, !targets.restoreLink(Int32(slot), to: entry.target) { return nil }
+            if entry.target != RecordEntry.noTarget, !targets.restoreLink(Int32(slot), to: entry.target, first: true) { return nil }
         }
         for (slot, more) in tables.moreTargets {
             guard tables.entries.indices.contains(Int(slot)), tables.entries[Int(slot)].target != RecordEntry.noTarget else { return nil }
-            for id in more where !targets.restoreLink(slot, to: id) { return nil }
+            for id in more where id == tables.entries[Int(slot)].target || !targets.restoreLink(slot, to: id, first: false) { return nil }
         }
         targets.finishRestoring()
         self.names = tables.names
@@ -78,8 +78,8 @@ struct KeyIndex: Sendable {
         }
         var target = RecordEntry.noTarget
         if let first = cascade.first {
-            target = targets.link(slot, to: first)
-            if !cascade.rest.isEmpty { moreTargets[slot] = cascade.rest.map { targets.link(slot, to: $0) } }
+            target = targets.link(slot, to: first, first: true)
+            if !cascade.rest.isEmpty { moreTargets[slot] = cascade.rest.map { targets.link(slot, to: $0, first: false) } }
         }
         entries[Int(slot)] = RecordEntry(offset: offset, creationMillis: creationMillis, typeID: typeID, target: target)
         return previousType
@@ -100,9 +100,9 @@ struct KeyIndex: Sendable {
     private mutating func unlinkTargets(of slot: Int32) {
         let first = entries[Int(slot)].target
         guard first != RecordEntry.noTarget else { return }
-        targets.unlink(slot, from: first)
+        targets.unlink(slot, from: first, first: true)
         if !moreTargets.isEmpty, let more = moreTargets.removeValue(forKey: slot) {
-            for id in more { targets.unlink(slot, from: id) }
+            for id in more { targets.unlink(slot, from: id, first: false) }
         }
     }
 
