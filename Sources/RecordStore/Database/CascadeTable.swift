@@ -34,8 +34,9 @@ struct CascadeTable: Sendable {
     /// Records that the record in `slot` references `name`, as its first target or a further
     /// one; returns the target's id.
     mutating func link(_ slot: Int32, to name: String, first: Bool) -> Int32 {
-        let hash = NameTable.hash(name)
-        let id = ids.find(name, hash: hash, in: names) ?? add(name, hash: hash)
+        let fresh = freeIDs.last ?? Int32(names.count)
+        let id = ids.findOrInsert(name, hash: NameTable.hash(name), in: names, fresh: fresh)
+        if id == fresh { add(name, id: id) }
         attach(slot, to: id, first: first)
         return id
     }
@@ -79,19 +80,15 @@ struct CascadeTable: Sendable {
         freeIDs.append(id)
     }
 
-    private mutating func add(_ name: String, hash: UInt32) -> Int32 {
-        let id: Int32
-        if let free = freeIDs.popLast() {
-            id = free
+    /// Takes `id` (the last free one, or the next new one) for `name`, just filed in `ids`.
+    private mutating func add(_ name: String, id: Int32) {
+        if freeIDs.popLast() != nil {
             names[Int(id)] = name
         } else {
-            id = Int32(names.count)
             names.append(name)
             heads.append(-1)
             counts.append(0)
         }
-        ids.insert(slot: id, hash: hash)
-        return id
     }
 
     /// A table of the targets `names` (by id; "" for an unused id) that nothing references yet,
@@ -102,9 +99,7 @@ struct CascadeTable: Sendable {
         counts = Array(repeating: 0, count: names.count)
         ids.reserveCapacity(names.count)
         for (id, name) in names.enumerated() where !name.isEmpty {
-            let hash = NameTable.hash(name)
-            guard ids.find(name, hash: hash, in: names) == nil else { return nil }
-            ids.insert(slot: Int32(id), hash: hash)
+            guard ids.findOrInsert(name, hash: NameTable.hash(name), in: names, fresh: Int32(id)) == Int32(id) else { return nil }
         }
     }
 

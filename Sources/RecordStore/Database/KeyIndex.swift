@@ -25,9 +25,10 @@ struct KeyIndex: Sendable {
         slots.reserveCapacity(tables.names.count)
         for (slot, name) in tables.names.enumerated() {
             let entry = tables.entries[slot]
-            let hash = NameTable.hash(name)
-            guard slots.find(name, hash: hash, in: tables.names) == nil, types.names.indices.contains(Int(entry.typeID)) else { return nil }
-            slots.insert(slot: Int32(slot), hash: hash)
+            let fresh = Int32(slot)
+            guard slots.findOrInsert(name, hash: NameTable.hash(name), in: tables.names, fresh: fresh) == fresh,
+                types.names.indices.contains(Int(entry.typeID))
+            else { return nil }
             if entry.target != RecordEntry.noTarget, !targets.restoreLink(Int32(slot), to: entry.target, first: true) { return nil }
         }
         for (slot, more) in tables.moreTargets {
@@ -59,22 +60,17 @@ struct KeyIndex: Sendable {
         -> String?
     {
         let typeID = types.intern(recordType)
-        let hash = NameTable.hash(name)
-        let slot: Int32
+        let fresh = freeSlots.last ?? Int32(entries.count)
+        let slot = slots.findOrInsert(name, hash: NameTable.hash(name), in: names, fresh: fresh)
         var previousType: String?
-        if let existing = slots.find(name, hash: hash, in: names) {
-            slot = existing
+        if slot != fresh {
             previousType = types.name(entries[Int(slot)].typeID)
             unlinkTargets(of: slot)
-        } else if let free = freeSlots.popLast() {
-            slot = free
+        } else if freeSlots.popLast() != nil {
             names[Int(slot)] = name
-            slots.insert(slot: slot, hash: hash)
         } else {
-            slot = Int32(entries.count)
             entries.append(RecordEntry(offset: 0, creationMillis: 0, typeID: Self.freeType, target: RecordEntry.noTarget))
             names.append(name)
-            slots.insert(slot: slot, hash: hash)
         }
         var target = RecordEntry.noTarget
         if let first = cascade.first {

@@ -41,25 +41,42 @@ struct NameTable: Sendable {
     /// The slot of `name` (hashed `hash`), whose candidates are checked against `names`.
     func find(_ name: String, hash: UInt32, in names: [String]) -> Int32? {
         guard !buckets.isEmpty else { return nil }
+        switch probe(name, hash: hash, in: names) {
+        case .found(let slot): return slot
+        case .empty: return nil
+        }
+    }
+
+    /// The slot of `name` if it is in the table; otherwise files `fresh` under it and returns
+    /// `fresh`. One probe sequence either way.
+    mutating func findOrInsert(_ name: String, hash: UInt32, in names: [String], fresh: Int32) -> Int32 {
+        if (count + 1) * 2 > buckets.count { grow() }
+        switch probe(name, hash: hash, in: names) {
+        case .found(let slot):
+            return slot
+        case .empty(let index):
+            buckets[index] = UInt64(hash) << 32 | UInt64(fresh + 1)
+            count += 1
+            return fresh
+        }
+    }
+
+    private enum Probe {
+        case found(Int32)
+        /// The empty bucket where the name would go.
+        case empty(Int)
+    }
+
+    private func probe(_ name: String, hash: UInt32, in names: [String]) -> Probe {
         let mask = buckets.count - 1
         var index = Int(hash) & mask
         while true {
             let bucket = buckets[index]
-            if bucket == 0 { return nil }
+            if bucket == 0 { return .empty(index) }
             let slot = Int32(truncatingIfNeeded: bucket & 0xFFFF_FFFF) - 1
-            if UInt32(truncatingIfNeeded: bucket >> 32) == hash, names[Int(slot)] == name { return slot }
+            if UInt32(truncatingIfNeeded: bucket >> 32) == hash, names[Int(slot)] == name { return .found(slot) }
             index = (index + 1) & mask
         }
-    }
-
-    /// Files `slot` under `hash`; the name must not be in the table.
-    mutating func insert(slot: Int32, hash: UInt32) {
-        if (count + 1) * 2 > buckets.count { grow() }
-        let mask = buckets.count - 1
-        var index = Int(hash) & mask
-        while buckets[index] != 0 { index = (index + 1) & mask }
-        buckets[index] = UInt64(hash) << 32 | UInt64(slot + 1)
-        count += 1
     }
 
     /// Removes `name` (hashed `hash`) and returns its slot, nil if it was not there.
