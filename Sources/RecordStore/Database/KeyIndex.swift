@@ -102,11 +102,6 @@ struct KeyIndex: Sendable {
         }
     }
 
-    /// Remembers a record type saved in the zone (its records may be gone).
-    mutating func noteKnownType(_ recordType: String) {
-        _ = types.intern(recordType)
-    }
-
     /// The names of the live records of `recordType`, in slot order.
     func names(ofType recordType: String) -> [String] {
         guard let typeID = types.id(of: recordType) else { return [] }
@@ -118,12 +113,5 @@ struct KeyIndex: Sendable {
     /// The names of the records that reference `target` with `.deleteSelf`.
     func referrers(of target: String) -> [String] {
         targets.referrers(of: target).map { names[Int($0)] }
-    }
-
-    /// The names of the records the record in `slot` references with `.deleteSelf`.
-    func targetNames(ofSlot slot: Int) -> [String] {
-        let first = entries[slot].target
-        guard first != RecordEntry.noTarget else { return [] }
-        return [targets.names[Int(first)]] + (moreTargets[Int32(slot)] ?? []).map { targets.names[Int($0)] }
     }
 }
