@@ -116,6 +116,7 @@ extension Database {
         var record: Record
         var offset: Int64
         var isNew: Bool
+        var targets: CascadeTargets
     }
 
     /// Encodes a zone's plan as one batch; the offsets are those the batch will get, since the
@@ -138,7 +139,7 @@ extension Database {
                 key: record.recordID.recordName, value: value,
                 headers: headers.saveHeaders(recordType: record.recordType, changeTag: changeTag))
             record.clearChangedKeys()
-            saved.append(SavedRecord(record: record, offset: offset, isNew: save.isNew))
+            saved.append(SavedRecord(record: record, offset: offset, isNew: save.isNew, targets: save.targets))
             offset += 1
         }
         for delete in plan.deletes {
@@ -164,8 +165,7 @@ extension Database {
         defer { state.zones[plan.zoneID] = zone }
         let pending = try zone.partition.appendWithoutWaiting(batch)
         for save in saved {
-            zone.applySave(
-                name: save.record.recordID.recordName, entry: RecordEntry(record: save.record, offset: save.offset), record: save.record)
+            zone.applySave(save.record, offset: save.offset, targets: save.targets)
             committed.saveResults.append((save.record.recordID, .success(save.record)))
             committed.changes.append(.saved(save.record, created: save.isNew))
         }

@@ -102,10 +102,10 @@ extension Database {
             var from = zone.partition.startOffset
             // A checkpoint of this incarnation that covers no more than the log holds: start from it.
             if let saved = snapshot[name], saved.incarnation == incarnation,
-                saved.coveredOffset >= from, saved.coveredOffset <= zone.partition.endOffset
+                saved.coveredOffset >= from, saved.coveredOffset <= zone.partition.endOffset,
+                let records = KeyIndex(restoring: saved.records)
             {
-                for (recordName, entry) in saved.records { zone.applySave(name: recordName, entry: entry) }
-                for type in saved.knownTypes { zone.indexes.noteKnownType(type) }
+                zone.records = records
                 from = saved.coveredOffset
                 report.zonesFromSnapshot += 1
             }

@@ -10,6 +10,8 @@ struct ZonePlan: Sendable {
         /// The record to write (policy applied, dates set; the change tag is set at write time).
         var record: Record
         var isNew: Bool
+        /// The record's `.deleteSelf` targets.
+        var targets: CascadeTargets
     }
 
     struct Delete: Sendable {
@@ -61,12 +63,19 @@ struct ZonePlanner {
         // References are checked until nothing more fails: a save can fail because a record it
         // points to failed to save.
         while true {
-            let cascade = cascadeOf(deleted, zone: zone, saved: Set(plan.saves.map(\.record.recordID.recordName)))
-            let savedNames = Set(plan.saves.map(\.record.recordID.recordName))
+            // The names saved in this request: built only when a delete or a missing target needs them.
+            let saves = plan.saves
+            var built: Set<String>?
+            func savedNames() -> Set<String> {
+                let names = built ?? Set(saves.map(\.record.recordID.recordName))
+                built = names
+                return names
+            }
+            let cascade = deleted.isEmpty ? [] : cascadeOf(deleted, zone: zone, saved: savedNames())
             var newFailure = false
             plan.saves.removeAll { save in
-                for target in save.record.cascadeTargets() {
-                    let exists = (zone.records[target] != nil || savedNames.contains(target)) && !cascade.contains(target)
+                for target in save.targets {
+                    let exists = (zone.records[target] != nil || savedNames().contains(target)) && !cascade.contains(target)
                     if !exists {
                         plan.failures[save.record.recordID] = .referenceViolation(
                             from: save.record.recordID, to: RecordID(recordName: target, zoneID: zoneID))
@@ -78,7 +87,7 @@ struct ZonePlanner {
             }
             if !newFailure {
                 plan.deletes = cascade.sorted().compactMap { name in
-                    zone.records[name].map { ZonePlan.Delete(name: name, recordType: $0.recordType) }
+                    zone.records[name].map { ZonePlan.Delete(name: name, recordType: zone.records.recordType(of: $0)) }
                 }
                 return plan
             }
@@ -99,7 +108,7 @@ struct ZonePlanner {
             new.creationDate = now
             new.modificationDate = now
             try checkSize(new)
-            return ZonePlan.Save(original: record, record: new, isNew: true)
+            return ZonePlan.Save(original: record, record: new, isNew: true, targets: new.cascadeTargets())
         }
         var result: Record
         switch policy {
@@ -107,7 +116,8 @@ struct ZonePlanner {
             // As CloudKit: only the keys edited locally are sent and written onto the server's
             // copy, so a record fetched with some desiredKeys does not erase the others.
             let server = try database.readRecord(name: name, entry: existing, zone: zone)
-            if policy == .ifServerRecordUnchanged, record.recordChangeTag != existing.changeTag {
+            // The tag of the version in the log (the entry keeps none): `<incarnation>-<offset>`.
+            if policy == .ifServerRecordUnchanged, record.recordChangeTag != (server.recordChangeTag ?? "") {
                 throw RecordStoreError.serverRecordChanged(record.recordID, serverRecord: server)
             }
             guard server.recordType == record.recordType else {
@@ -124,7 +134,7 @@ struct ZonePlanner {
         result.creationDate = existing.creationDate ?? now
         result.modificationDate = now
         try checkSize(result)
-        return ZonePlan.Save(original: record, record: result, isNew: false)
+        return ZonePlan.Save(original: record, record: result, isNew: false, targets: result.cascadeTargets())
     }
 
     /// Fails when the record, with the longest change tag it could get, encodes to over 1 MB.
@@ -164,7 +174,7 @@ struct ZonePlanner {
         var result = names
         var queue = Array(names)
         while let target = queue.popLast() {
-            for referrer in zone.referrers[target] ?? [] where !saved.contains(referrer) && !result.contains(referrer) {
+            for referrer in zone.records.referrers(of: target) where !saved.contains(referrer) && !result.contains(referrer) {
                 result.insert(referrer)
                 queue.append(referrer)
             }

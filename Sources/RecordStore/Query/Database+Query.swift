@@ -45,7 +45,7 @@ extension Database {
         _ query: RecordQuery, zoneID: ZoneID?, after: SortPosition?, desiredKeys: [String]?, resultsLimit: Int
     ) throws -> QueryResult {
         let zones = try queryZones(zoneID)
-        guard zones.contains(where: { $0.indexes.knownTypes.contains(query.recordType) }) else {
+        guard zones.contains(where: { $0.records.types.contains(query.recordType) }) else {
             throw RecordStoreError.unknownRecordType(query.recordType)
         }
         // One more than the page, to know whether another page follows.

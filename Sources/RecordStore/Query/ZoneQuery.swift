@@ -44,14 +44,14 @@ struct ZoneQuery {
         if let first = order.descriptors.first, let index = zone.indexes.index(recordType: recordType, key: first.key) {
             return try walk(index, ascending: first.ascending)
         }
-        let names = zone.namesByType[recordType] ?? []
+        let names = zone.records.names(ofType: recordType)
         if order.descriptors.isEmpty {
             // The order is by record name within the zone: read in that order, and stop early.
             var hits: [Hit] = []
             try readInNameOrder(names, values: [], into: &hits)
             return hits
         }
-        return try readAll(Array(names))
+        return try readAll(names)
     }
 
     /// The names listed by the most selective indexed equality predicate, or nil when none is indexed.
@@ -90,7 +90,7 @@ struct ZoneQuery {
     /// `hits` holds `wanted`. Used when positions are known from the names alone. Names are read
     /// in chunks, each in log order: the first just large enough to fill the page, later ones
     /// doubling while the predicates reject records.
-    private mutating func readInNameOrder(_ names: Set<String>, values: [OrderedValue], into hits: inout [Hit]) throws {
+    private mutating func readInNameOrder(_ names: some Collection<String>, values: [OrderedValue], into hits: inout [Hit]) throws {
         let zoneName = ByteString(zone.zoneID.zoneName)
         var sorted = names.map(ByteString.init).sorted()
         if let after {
@@ -135,7 +135,7 @@ struct ZoneQuery {
 
     /// The record named `name` as a hit, if it is of the type, matches, and comes after the cursor.
     private mutating func hit(_ name: String) throws -> Hit? {
-        guard let entry = zone.records[name], entry.recordType == recordType else { return nil }
+        guard let entry = zone.records[name], zone.records.recordType(of: entry) == recordType else { return nil }
         examined += 1
         let record = try reader.record(named: name, at: entry.offset)
         guard predicates.allSatisfy({ $0.matches(record) }) else { return nil }

@@ -3,7 +3,7 @@ extension ZoneState {
     func buildIndex(_ declaration: IndexDeclaration) throws -> FieldIndex {
         var entries: [(name: String, value: OrderedValue)] = []
         var reader = SavedRecordReader(partition: partition, zoneID: zoneID)
-        for name in inLogOrder(Array(namesByType[declaration.recordType] ?? [])) {
+        for name in inLogOrder(records.names(ofType: declaration.recordType)) {
             guard let entry = records[name] else { continue }
             let record = try reader.record(named: name, at: entry.offset)
             entries.append((name, OrderedValue(record.queryValue(forKey: declaration.key))))
@@ -13,7 +13,7 @@ extension ZoneState {
 
     /// `names` sorted by the offset of their latest save, so reading them goes forward through the log.
     func inLogOrder(_ names: [String]) -> [String] {
-        names.sorted { (records[$0]?.offset ?? 0) < (records[$1]?.offset ?? 0) }
+        names.map { (offset: records[$0]?.offset ?? 0, name: $0) }.sorted { $0.offset < $1.offset }.map(\.name)
     }
 
     /// Builds the declared indexes this zone lacks, and marks its indexes loaded.

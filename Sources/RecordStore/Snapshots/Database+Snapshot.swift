@@ -17,7 +17,7 @@ extension Database {
                 zones: state.zones.values.map { zone in
                     StateSnapshot.Zone(
                         name: zone.zoneID.zoneName, incarnation: zone.incarnation, coveredOffset: zone.partition.endOffset,
-                        records: zone.records.map { ($0.key, $0.value) }, knownTypes: zone.indexes.knownTypes.sorted())
+                        records: zone.records.tables)
                 })
         }
         try DurableFile.write(snapshot.encoded(), to: snapshotPath)

@@ -1,0 +1,63 @@
+/// The names of the records one record references with `.deleteSelf`, each once, in field
+/// order. Most records have none or one, which take no array.
+struct CascadeTargets: Sendable, Sequence {
+    private(set) var first: String?
+    private(set) var rest: [String] = []
+
+    init() {}
+
+    /// Just `name`.
+    init(single name: String) {
+        first = name
+    }
+
+    /// `names` without repeats.
+
+    init(_ names: [String]) {
+        var seen = Set<String>()
+        let distinct = names.filter { seen.insert($0).inserted }
+        first = distinct.first
+        rest = Array(distinct.dropFirst())
+    }
+
+    func makeIterator() -> Iterator {
+        Iterator(first: first, rest: rest.makeIterator())
+    }
+
+    /// The first name, then the rest; allocates nothing.
+    struct Iterator: IteratorProtocol {
+        var first: String?
+        var rest: IndexingIterator<[String]>
+
+        mutating func next() -> String? {
+            if let name = first {
+                first = nil
+                return name
+            }
+            return rest.next()
+        }
+    }
+}
+
+extension Record {
+    /// Names of the records this one references with `.deleteSelf`, in lists too.
+    func cascadeTargets() -> CascadeTargets {
+        var first: String?
+        var others: [String] = []
+        func visit(_ value: FieldValue) {
+            switch value {
+            case .reference(let reference) where reference.action == .deleteSelf:
+                let name = reference.recordID.recordName
+                if first == nil { first = name } else if name != first { others.append(name) }
+            case .list(let values):
+                values.forEach(visit)
+            default:
+                break
+            }
+        }
+        for field in fields { visit(field.value) }
+        guard let first else { return CascadeTargets() }
+        // One entry per target, however often the record names it.
+        return others.isEmpty ? CascadeTargets(single: first) : CascadeTargets([first] + others)
+    }
+}
