@@ -53,8 +53,10 @@ struct StateSnapshot {
         appendStrings(tables.targets, to: &bytes)
         TokenBytes.append(UInt32(tables.entries.count), to: &bytes)
         let names = tables.names.map { Array($0.utf8.prefix(Int(UInt16.max))) }
-        TokenBytes.append(UInt32(names.reduce(0) { $0 + $1.count }), to: &bytes)
-        bytes.reserveCapacity(bytes.count + names.reduce(0) { $0 + $1.count } + tables.entries.count * entrySize + 64)
+        let nameBytes: Int = names.reduce(0) { $0 + $1.count }
+        TokenBytes.append(UInt32(nameBytes), to: &bytes)
+        let entryBytes: Int = tables.entries.count * entrySize
+        bytes.reserveCapacity(bytes.count + nameBytes + entryBytes + 64)
         for name in names { bytes += name }
         for (name, entry) in zip(names, tables.entries) {
             TokenBytes.append(UInt16(name.count), to: &bytes)
