@@ -13,16 +13,25 @@ public struct NotesView: MaterializedView {
 
     public init() {}
 
+    /// Reserves the note → folder table for every live record (notes are most of them).
+    public mutating func reserveCapacity(liveRecords: Int) {
+        folderOfNote.reserveCapacity(liveRecords)
+    }
+
     public mutating func apply(_ event: ViewEvent) {
         switch event {
         case .saved(let record):
             guard record.recordID.zoneID == NotesRecords.zone, let note = NotesRecords.note(from: record) else { return }
-            remove(note.id)
+            // One lookup tells whether the note is new, stays in its folder or moves.
+            if let previous = folderOfNote.updateValue(note.folderID, forKey: note.id), previous != note.folderID {
+                removeFromFolder(note.id, previous)
+            }
             notesByFolder[note.folderID, default: [:]][note.id] = note
-            folderOfNote[note.id] = note.folderID
         case .deleted(let id, let recordType):
-            guard id.zoneID == NotesRecords.zone, recordType == NotesRecords.noteType else { return }
-            remove(id.recordName)
+            guard id.zoneID == NotesRecords.zone, recordType == NotesRecords.noteType,
+                let folderID = folderOfNote.removeValue(forKey: id.recordName)
+            else { return }
+            removeFromFolder(id.recordName, folderID)
         case .zoneDeleted(let zoneID):
             if zoneID == NotesRecords.zone {
                 notesByFolder = [:]
@@ -31,10 +40,10 @@ public struct NotesView: MaterializedView {
         }
     }
 
-    private mutating func remove(_ noteID: String) {
-        guard let folderID = folderOfNote.removeValue(forKey: noteID) else { return }
-        notesByFolder[folderID]?[noteID] = nil
-        if notesByFolder[folderID]?.isEmpty == true { notesByFolder[folderID] = nil }
+    private mutating func removeFromFolder(_ noteID: String, _ folderID: String) {
+        guard var notes = notesByFolder.removeValue(forKey: folderID) else { return }
+        notes[noteID] = nil
+        if !notes.isEmpty { notesByFolder[folderID] = notes }
     }
 
     /// The note with this id, if any.
