@@ -8,10 +8,11 @@ extension StoredEvent {
 
     /// The kind whose raw value has exactly these UTF-8 bytes.
     static func kind(named bytes: UnsafeRawBufferPointer) -> Kind? {
-        Kind.allCases.first { kind in
-            kind.rawValue.withUTF8Bytes { UnsafeRawBufferPointer($0).elementsEqual(bytes) }
-        }
+        kindsByName.first { $0.name.count == bytes.count && $0.name.elementsEqual(bytes) }?.kind
     }
+
+    /// Every kind with its raw value's bytes, built once (`allCases` makes a new array per call).
+    private static let kindsByName = Kind.allCases.map { (name: Array($0.rawValue.utf8), kind: $0) }
 }
 
 extension BorrowedLogRecord {
