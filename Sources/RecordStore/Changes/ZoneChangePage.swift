@@ -32,8 +32,9 @@ struct ZoneChangePage {
         _ zone: ZoneState, from: Int64, to end: Int64, limit: Int, desiredKeys: Set<String>?
     ) throws -> ZoneChangePage {
         var page = ZoneChangePage(next: end)
-        // At most one entry per event, and per page.
-        let most = Int(min(Int64(limit), max(0, end - from)))
+        // At most one entry per event and per page; past 64k entries, let the tables grow (a
+        // long range may hold few records, changed many times).
+        let most = Int(min(Int64(limit), max(0, end - from), 1 << 16))
         var entries: [Entry] = []
         entries.reserveCapacity(most)
         var indexByName: [String: Int] = [:]
