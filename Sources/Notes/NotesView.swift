@@ -10,12 +10,32 @@ public struct NotesView: MaterializedView {
     public private(set) var notesByFolder: [String: [String: Note]] = [:]
     /// Note id → folder id.
     private var folderOfNote: [String: String] = [:]
+    /// During a replay, the room a new folder's table starts with: the notes per folder on
+    /// average. Not part of the view's value (equality, coding).
+    private var replayFolderCapacity = 0
+
+    private enum CodingKeys: String, CodingKey {
+        case notesByFolder, folderOfNote
+    }
 
     public init() {}
 
-    /// Reserves the note → folder table for every live record (notes are most of them).
-    public mutating func reserveCapacity(liveRecords: Int) {
-        folderOfNote.reserveCapacity(liveRecords)
+    /// Whether both views hold the same notes in the same folders.
+    public static func == (lhs: NotesView, rhs: NotesView) -> Bool {
+        lhs.notesByFolder == rhs.notesByFolder && lhs.folderOfNote == rhs.folderOfNote
+    }
+
+    /// Reserves the note → folder table for every note, and each folder's table for the
+    /// average number of notes per folder, so that a replay never grows them.
+    public mutating func willReplay(liveRecordsByType: [String: Int]) {
+        let notes = liveRecordsByType[NotesRecords.noteType] ?? 0
+        folderOfNote.reserveCapacity(notes)
+        replayFolderCapacity = notes / max(1, liveRecordsByType[NotesRecords.folderType] ?? 0)
+    }
+
+    /// Ends the replay: folders created later start small.
+    public mutating func didReplay() {
+        replayFolderCapacity = 0
     }
 
     public mutating func apply(_ event: ViewEvent) {
@@ -26,7 +46,7 @@ public struct NotesView: MaterializedView {
             if let previous = folderOfNote.updateValue(note.folderID, forKey: note.id), previous != note.folderID {
                 removeFromFolder(note.id, previous)
             }
-            notesByFolder[note.folderID, default: [:]][note.id] = note
+            notesByFolder[note.folderID, default: Dictionary(minimumCapacity: replayFolderCapacity)][note.id] = note
         case .deleted(let id, let recordType):
             guard id.zoneID == NotesRecords.zone, recordType == NotesRecords.noteType,
                 let folderID = folderOfNote.removeValue(forKey: id.recordName)

@@ -58,8 +58,9 @@ extension Database {
                 }
             }
         }
-        view.reserveCapacity(liveRecords: zones.reduce(0) { $0 + $1.records.count })
+        view.willReplay(liveRecordsByType: Self.liveRecordsByType(zones))
         try Self.replay(zones, from: starts) { view.apply($0) }
+        view.didReplay()
         return view
     }
 
@@ -74,6 +75,15 @@ extension Database {
                 return true
             }
         }
+    }
+
+    /// How many live records of each type the zones hold.
+    private static func liveRecordsByType(_ zones: [ZoneState]) -> [String: Int] {
+        var counts: [String: Int] = [:]
+        for zone in zones {
+            for (type, names) in zone.namesByType { counts[type, default: 0] += names.count }
+        }
+        return counts
     }
 
     /// The view event of a zone's log record.
