@@ -58,7 +58,9 @@ extension Database {
                 }
             }
         }
-        view.willReplay(liveRecordsByType: Self.liveRecordsByType(zones))
+        view.willReplay(liveRecordsByType: zones.reduce(into: [:]) { counts, zone in
+            counts.merge(zone.liveRecordsByType, uniquingKeysWith: +)
+        })
         try Self.replay(zones, from: starts) { view.apply($0) }
         view.didReplay()
         return view
@@ -75,15 +77,6 @@ extension Database {
                 return true
             }
         }
-    }
-
-    /// How many live records of each type the zones hold.
-    private static func liveRecordsByType(_ zones: [ZoneState]) -> [String: Int] {
-        var counts: [String: Int] = [:]
-        for zone in zones {
-            for (type, names) in zone.namesByType { counts[type, default: 0] += names.count }
-        }
-        return counts
     }
 
     /// The view event of a zone's log record.
