@@ -10,19 +10,48 @@ public struct NotesView: MaterializedView {
     public private(set) var notesByFolder: [String: [String: Note]] = [:]
     /// Note id → folder id.
     private var folderOfNote: [String: String] = [:]
+    /// During a replay, the room a new folder's table starts with: the notes per folder on
+    /// average. Not part of the view's value (equality, coding).
+    private var replayFolderCapacity = 0
+
+    private enum CodingKeys: String, CodingKey {
+        case notesByFolder, folderOfNote
+    }
 
     public init() {}
+
+    /// Whether both views hold the same notes in the same folders.
+    public static func == (lhs: NotesView, rhs: NotesView) -> Bool {
+        lhs.notesByFolder == rhs.notesByFolder && lhs.folderOfNote == rhs.folderOfNote
+    }
+
+    /// Reserves the note → folder table for every note, and each folder's table for the
+    /// average number of notes per folder, so that a replay never grows them.
+    public mutating func willReplay(liveRecordsByType: [String: Int]) {
+        let notes = liveRecordsByType[NotesRecords.noteType] ?? 0
+        folderOfNote.reserveCapacity(notes)
+        replayFolderCapacity = notes / max(1, liveRecordsByType[NotesRecords.folderType] ?? 0)
+    }
+
+    /// Ends the replay: folders created later start small.
+    public mutating func didReplay() {
+        replayFolderCapacity = 0
+    }
 
     public mutating func apply(_ event: ViewEvent) {
         switch event {
         case .saved(let record):
             guard record.recordID.zoneID == NotesRecords.zone, let note = NotesRecords.note(from: record) else { return }
-            remove(note.id)
-            notesByFolder[note.folderID, default: [:]][note.id] = note
-            folderOfNote[note.id] = note.folderID
+            // One lookup tells whether the note is new, stays in its folder or moves.
+            if let previous = folderOfNote.updateValue(note.folderID, forKey: note.id), previous != note.folderID {
+                removeFromFolder(note.id, previous)
+            }
+            notesByFolder[note.folderID, default: Dictionary(minimumCapacity: replayFolderCapacity)][note.id] = note
         case .deleted(let id, let recordType):
-            guard id.zoneID == NotesRecords.zone, recordType == NotesRecords.noteType else { return }
-            remove(id.recordName)
+            guard id.zoneID == NotesRecords.zone, recordType == NotesRecords.noteType,
+                let folderID = folderOfNote.removeValue(forKey: id.recordName)
+            else { return }
+            removeFromFolder(id.recordName, folderID)
         case .zoneDeleted(let zoneID):
             if zoneID == NotesRecords.zone {
                 notesByFolder = [:]
@@ -31,10 +60,10 @@ public struct NotesView: MaterializedView {
         }
     }
 
-    private mutating func remove(_ noteID: String) {
-        guard let folderID = folderOfNote.removeValue(forKey: noteID) else { return }
-        notesByFolder[folderID]?[noteID] = nil
-        if notesByFolder[folderID]?.isEmpty == true { notesByFolder[folderID] = nil }
+    private mutating func removeFromFolder(_ noteID: String, _ folderID: String) {
+        guard var notes = notesByFolder.removeValue(forKey: folderID) else { return }
+        notes[noteID] = nil
+        if !notes.isEmpty { notesByFolder[folderID] = notes }
     }
 
     /// The note with this id, if any.

@@ -166,3 +166,39 @@ struct UnsnapshottedTexts: MaterializedView {
         try reopened.removeTemporaryDirectory()
     }
 }
+
+/// Records the replay hint it was given.
+struct ReplayHintRecorder: MaterializedView {
+    static let name = "replay-hint"
+    static let keepsSnapshot = false
+    var hint: [String: Int]?
+    var replayed = 0
+
+    mutating func apply(_ event: ViewEvent) {}
+    mutating func willReplay(liveRecordsByType: [String: Int]) { hint = liveRecordsByType }
+    mutating func didReplay() { replayed += 1 }
+}
+
+@Suite struct ViewReplayHintTests {
+    @Test("a replay tells the view how many live records of each type it will see, over every zone")
+    func liveCountsByType() async throws {
+        let database = try await Database.temporary()
+        let other = ZoneID(zoneName: "Other")
+        try await database.createZone(other)
+        _ = try await database.modifyRecords(
+            saving: [
+                makeRecord("a"), makeRecord("b"), makeRecord("c", type: "Folder"),
+                makeRecord("d", zone: other), makeRecord("e", zone: other, type: "Tag"),
+            ],
+            deleting: [])
+        try await database.delete(RecordID(recordName: "b"))
+        _ = try await database.save(makeRecord("a2"))
+        let expected = ["Note": 3, "Folder": 1, "Tag": 1]
+        let rebuilt = try database.rebuild(ReplayHintRecorder.self)
+        #expect(rebuilt.hint == expected)
+        #expect(rebuilt.replayed == 1)
+        let registered = try database.register(ReplayHintRecorder.self)
+        #expect(registered.current.hint == expected)
+        try database.removeTemporaryDirectory()
+    }
+}

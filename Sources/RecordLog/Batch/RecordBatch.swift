@@ -54,19 +54,44 @@ public struct RecordBatch: Sendable {
         try RecordDecoder.decode(section, header: header, body)
     }
 
+    /// Calls `body` with each record read in place, in offset order: nothing is copied or
+    /// allocated per record. `buffer` receives the decompressed records: pass the same buffer for
+    /// every batch of a scan so its memory is reused. Checks exactly what ``forEachRecord`` checks.
+    public func forEachRecordInPlace(
+        maxDecompressedBytes: Int = LogOptions.defaultMaxDecompressedBytes, buffer: inout [UInt8],
+        _ body: (BorrowedLogRecord) throws -> Void
+    ) throws {
+        switch header.compression {
+        case .none?:
+            try storedRecords.withUnsafeBytes { try RecordDecoder.walk($0, header: header, body) }
+        case .lz4?:
+            let count = try storedRecords.withUnsafeBytes {
+                try LZ4Frame.decompress($0, reusing: &buffer, sizeHint: decompressedSizeHint, limit: maxDecompressedBytes)
+            }
+            try buffer.withUnsafeBytes { try RecordDecoder.walk(UnsafeRawBufferPointer(rebasing: $0[..<count]), header: header, body) }
+        default:
+            throw unsupportedCompression
+        }
+    }
+
     /// The records section, decompressed.
     func decodedRecordsSection(maxDecompressedBytes: Int) throws -> [UInt8] {
         switch header.compression {
         case .none?:
             return Array(storedRecords)
         case .lz4?:
-            // Text-like records compress about 3:1; hint a little more to avoid a second chunk.
-            let hint = storedRecords.count * 4
             return try storedRecords.withUnsafeBytes {
-                try LZ4Frame.decompress($0, sizeHint: hint, limit: maxDecompressedBytes)
+                try LZ4Frame.decompress($0, sizeHint: decompressedSizeHint, limit: maxDecompressedBytes)
             }
         default:
-            throw LogError.malformedBatch(reason: "compression codec \(header.attributes & 0x07) is not supported")
+            throw unsupportedCompression
         }
+    }
+
+    /// Text-like records compress about 3:1; hint a little more to avoid a second chunk.
+    private var decompressedSizeHint: Int { storedRecords.count * 4 }
+
+    private var unsupportedCompression: LogError {
+        .malformedBatch(reason: "compression codec \(header.attributes & 0x07) is not supported")
     }
 }

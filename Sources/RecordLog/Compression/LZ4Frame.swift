@@ -59,6 +59,21 @@ public enum LZ4Frame {
     ///     throws `LogError.decompressedSizeExceeded` before allocating past the limit.
     /// - Throws: `LogError.malformedFrame` for anything that is not one whole, valid frame.
     public static func decompress(_ source: UnsafeRawBufferPointer, sizeHint: Int = 0, limit: Int) throws -> [UInt8] {
+        var output: [UInt8] = []
+        let count = try decompress(source, reusing: &output, sizeHint: sizeHint, limit: limit)
+        output.removeLast(output.count - count)
+        return output
+    }
+
+    /// Decompresses exactly one frame that fills `source` into the start of `output`, reusing its
+    /// memory (it grows when too small, never shrinks), and returns how many bytes the frame
+    /// held: `output[..<count]`. A scan decompressing batch after batch into one buffer touches
+    /// no fresh memory once the buffer is large enough.
+    ///
+    /// - Parameters and errors: as ``decompress(_:sizeHint:limit:)-(UnsafeRawBufferPointer,_,_)``.
+    public static func decompress(
+        _ source: UnsafeRawBufferPointer, reusing output: inout [UInt8], sizeHint: Int = 0, limit: Int
+    ) throws -> Int {
         var context: OpaquePointer?
         let created = LZ4F_createDecompressionContext(&context, UInt32(LZ4F_VERSION))
         guard LZ4F_isError(created) == 0, let context else {
@@ -79,27 +94,29 @@ public enum LZ4Frame {
         }
         if info.contentSize > UInt64(limit) { throw LogError.decompressedSizeExceeded(limit: limit) }
         let firstCapacity = max(0, min(limit, info.contentSize > 0 ? Int(info.contentSize) : max(sizeHint, 256)))
+        if output.count < firstCapacity {
+            output = [UInt8](repeating: 0, count: firstCapacity)
+        }
 
         var decoder = ChunkedOutput(limit: limit)
         defer { decoder.deallocate() }
-        var failure: LogError?
-        var result = [UInt8](unsafeUninitializedCapacity: firstCapacity) { buffer, initialized in
-            do throws(LogError) {
-                initialized = try decoder.run(
-                    context: context, source: source, consumed: consumed,
-                    firstChunk: UnsafeMutableRawBufferPointer(buffer))
-            } catch {
-                failure = error
-                initialized = 0
-            }
+        let firstCount = try output.withUnsafeMutableBytes { buffer in
+            // Never more than the limit in the first chunk: past it, the decoder stops.
+            try decoder.run(
+                context: context, source: source, consumed: consumed,
+                firstChunk: UnsafeMutableRawBufferPointer(rebasing: buffer[..<min(buffer.count, limit)]))
         }
-        if let failure { throw failure }
-        decoder.appendOverflow(to: &result)
-        if info.contentSize > 0, UInt64(result.count) != info.contentSize {
+        var count = firstCount
+        if decoder.total > firstCount {
+            output.removeLast(output.count - firstCount)
+            decoder.appendOverflow(to: &output)
+            count = output.count
+        }
+        if info.contentSize > 0, UInt64(count) != info.contentSize {
             throw LogError.malformedFrame(
-                reason: "frame declares \(info.contentSize) bytes but holds \(result.count)")
+                reason: "frame declares \(info.contentSize) bytes but holds \(count)")
         }
-        return result
+        return count
     }
 
     /// Decompresses a frame held in a byte array.

@@ -89,6 +89,37 @@ extension Partition {
     public func forEachRecord(
         from: Int64, to: Int64? = nil, _ body: (LogRecord) throws -> Bool
     ) throws {
+        try forEachBatch(from: from, to: to) { batch, wanted in
+            var keepGoing = true
+            try batch.forEachRecord(maxDecompressedBytes: options.maxDecompressedBytes) { record in
+                guard keepGoing, wanted.contains(record.offset) else { return }
+                keepGoing = try body(record)
+            }
+            return keepGoing
+        }
+    }
+
+    /// Calls `body` with every record in `from..<to` (to the end when `to` is nil) read in place,
+    /// in offset order; `body` returns false to stop early. Nothing is allocated per record, and
+    /// one decompression buffer serves every batch: a borrowed record is valid only during its
+    /// call (see ``BorrowedLogRecord``). Checks exactly what ``forEachRecord(from:to:_:)`` checks.
+    public func forEachRecordInPlace(
+        from: Int64, to: Int64? = nil, _ body: (BorrowedLogRecord) throws -> Bool
+    ) throws {
+        var buffer: [UInt8] = []
+        try forEachBatch(from: from, to: to) { batch, wanted in
+            var keepGoing = true
+            try batch.forEachRecordInPlace(maxDecompressedBytes: options.maxDecompressedBytes, buffer: &buffer) { record in
+                guard keepGoing, wanted.contains(record.offset) else { return }
+                keepGoing = try body(record)
+            }
+            return keepGoing
+        }
+    }
+
+    /// Calls `body` with every batch holding offsets in `from..<to` and the offsets of it still
+    /// wanted; `body` returns false to stop.
+    private func forEachBatch(from: Int64, to: Int64?, _ body: (RecordBatch, Range<Int64>) throws -> Bool) throws {
         let (start, last) = state.withLock { ($0.segments.first?.baseOffset ?? 0, $0.segments.last?.nextOffset ?? 0) }
         guard from >= start, from <= last else { throw LogError.offsetOutOfRange(offset: from, start: start, end: last) }
         var next = from
@@ -97,12 +128,7 @@ extension Partition {
             let batches = try batches(from: next, maxBytes: 4 << 20)
             guard !batches.isEmpty else { return }
             for batch in batches {
-                var keepGoing = true
-                try batch.forEachRecord(maxDecompressedBytes: options.maxDecompressedBytes) { record in
-                    guard keepGoing, record.offset >= next, record.offset < end else { return }
-                    keepGoing = try body(record)
-                }
-                if !keepGoing { return }
+                guard try body(batch, next..<end) else { return }
                 next = batch.header.lastOffset + 1
                 if next >= end { return }
             }

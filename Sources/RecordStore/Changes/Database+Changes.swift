@@ -27,44 +27,12 @@ extension Database {
             }
             from = position.offset
         }
-        let limit = max(1, resultsLimit ?? Int.max)
-        var latest: [String: Int] = [:]
-        var events: [LogRecord] = []
-        var next = end
-        try partition.forEachRecord(from: from, to: end) { event in
-            guard let name = event.keyString else { return true }
-            if let index = latest[name] {
-                events[index] = event
-            } else {
-                guard latest.count < limit else {
-                    next = event.offset
-                    return false
-                }
-                latest[name] = events.count
-                events.append(event)
-            }
-            return true
-        }
-        var changed: [Record] = []
-        var deletions: [ZoneChanges.Deletion] = []
-        for event in events.sorted(by: { $0.offset < $1.offset }) {
-            guard let name = event.keyString else { continue }
-            let id = RecordID(recordName: name, zoneID: zoneID)
-            switch StoredEvent.kind(of: event) {
-            case .save?:
-                guard let value = event.value else { continue }
-                changed.append(try RecordCodec.decode(value, recordID: id).keeping(desiredKeys))
-            case .delete?:
-                let type = event.header(StoredEvent.recordTypeHeader)?.stringValue ?? ""
-                deletions.append(.init(recordID: id, recordType: type))
-            default:
-                continue
-            }
-        }
-        let position = TokenContent.ZonePosition(zoneName: zoneID.zoneName, incarnation: zone.incarnation, offset: next)
+        let page = try ZoneChangePage.read(
+            zone, from: from, to: end, limit: max(1, resultsLimit ?? Int.max), desiredKeys: desiredKeys.map(Set.init))
+        let position = TokenContent.ZonePosition(zoneName: zoneID.zoneName, incarnation: zone.incarnation, offset: page.next)
         return ZoneChanges(
-            changedRecords: changed, deletions: deletions, changeToken: TokenContent.zone(position).encode(storeID: storeID),
-            moreComing: next < end)
+            changedRecords: page.changed, deletions: page.deletions, changeToken: TokenContent.zone(position).encode(storeID: storeID),
+            moreComing: page.next < end)
     }
 
     /// The zones changed and deleted since `token` (all zones when nil).

@@ -31,7 +31,7 @@ extension Database {
     /// Reads the record saved at `entry.offset` from the zone's partition.
     func readRecord(name: String, entry: RecordEntry, zone: ZoneState) throws -> Record {
         var found: Record?
-        try zone.partition.forEachRecord(from: entry.offset, to: entry.offset + 1) { event in
+        try zone.partition.forEachRecordInPlace(from: entry.offset, to: entry.offset + 1) { event in
             if let value = event.value {
                 found = try RecordCodec.decode(value, recordID: RecordID(recordName: name, zoneID: zone.zoneID))
             }
@@ -48,10 +48,13 @@ extension Record {
     /// The record with only `desiredKeys` (all when nil), system fields kept.
     func keeping(_ desiredKeys: [String]?) -> Record {
         guard let desiredKeys else { return self }
-        let wanted = Set(desiredKeys)
-        var copy = self
-        for key in allKeys() where !wanted.contains(key) { copy[key] = nil }
-        copy.clearChangedKeys()
-        return copy
+        return keeping(Set(desiredKeys))
+    }
+
+    /// The record with only the fields in `wanted`, system fields kept, no changed keys.
+    func keeping(_ wanted: Set<String>) -> Record {
+        Record(
+            recordType: recordType, recordID: recordID, sortedFields: fields.filter { wanted.contains($0.key) },
+            creationDate: creationDate, modificationDate: modificationDate, recordChangeTag: recordChangeTag)
     }
 }

@@ -109,7 +109,7 @@ extension Database {
                 from = saved.coveredOffset
                 report.zonesFromSnapshot += 1
             }
-            try zone.partition.forEachRecord(from: from) { event in
+            try zone.partition.forEachRecordInPlace(from: from) { event in
                 try zone.apply(event)
                 report.replayedEvents += 1
                 return true

@@ -13,7 +13,7 @@ enum StoredEvent {
     static let systemPartition = "_database"
 
     /// The value of the `event` header.
-    enum Kind: String, Sendable {
+    enum Kind: String, Sendable, CaseIterable {
         case save, delete
         case createZone, deleteZone
         case saveSubscription, deleteSubscription
@@ -24,7 +24,7 @@ enum StoredEvent {
     }
 
     static func kind(of record: LogRecord) -> Kind? {
-        record.header(eventHeader)?.stringValue.flatMap(Kind.init(rawValue:))
+        record.header(eventHeader)?.value.flatMap { value in value.withUnsafeBytes(kind(named:)) }
     }
 
     static func headers(_ kind: Kind, recordType: String? = nil, changeTag: String? = nil) -> [LogHeader] {

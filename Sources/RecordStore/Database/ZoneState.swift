@@ -34,7 +34,7 @@ struct ZoneState: Sendable {
     }
 
     /// Applies one event read from the zone's partition (replay).
-    mutating func apply(_ event: LogRecord) throws {
+    mutating func apply(_ event: BorrowedLogRecord) throws {
         guard let name = event.keyString else { return }
         switch StoredEvent.kind(of: event) {
         case .save?:

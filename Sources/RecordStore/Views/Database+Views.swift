@@ -58,18 +58,29 @@ extension Database {
                 }
             }
         }
-        for zone in zones.sorted(by: { $0.zoneID.zoneName < $1.zoneID.zoneName }) {
-            let end = zone.partition.endOffset
-            try zone.partition.forEachRecord(from: starts[zone.zoneID] ?? zone.partition.startOffset, to: end) { event in
-                if let viewEvent = try Self.viewEvent(event, zoneID: zone.zoneID) { view.apply(viewEvent) }
-                return true
-            }
-        }
+        view.willReplay(liveRecordsByType: zones.reduce(into: [:]) { counts, zone in
+            counts.merge(zone.liveRecordsByType, uniquingKeysWith: +)
+        })
+        try Self.replay(zones, from: starts) { view.apply($0) }
+        view.didReplay()
         return view
     }
 
+    /// Calls `apply` with the view event of every record of `zones` from its start (else the
+    /// partition's first offset), zone after zone by name. Not generic: called from `build` for
+    /// any view type, it runs specialized, with no type metadata looked up per event.
+    private static func replay(_ zones: [ZoneState], from starts: [ZoneID: Int64], _ apply: (ViewEvent) -> Void) throws {
+        for zone in zones.sorted(by: { $0.zoneID.zoneName < $1.zoneID.zoneName }) {
+            let end = zone.partition.endOffset
+            try zone.partition.forEachRecordInPlace(from: starts[zone.zoneID] ?? zone.partition.startOffset, to: end) { event in
+                if let viewEvent = try viewEvent(event, zoneID: zone.zoneID) { apply(viewEvent) }
+                return true
+            }
+        }
+    }
+
     /// The view event of a zone's log record.
-    static func viewEvent(_ event: LogRecord, zoneID: ZoneID) throws -> ViewEvent? {
+    static func viewEvent(_ event: BorrowedLogRecord, zoneID: ZoneID) throws -> ViewEvent? {
         guard let name = event.keyString else { return nil }
         let id = RecordID(recordName: name, zoneID: zoneID)
         switch StoredEvent.kind(of: event) {
@@ -77,7 +88,7 @@ extension Database {
             guard let value = event.value else { return nil }
             return .saved(try RecordCodec.decode(value, recordID: id))
         case .delete?:
-            return .deleted(id, recordType: event.header(StoredEvent.recordTypeHeader)?.stringValue ?? "")
+            return .deleted(id, recordType: event.headerString(StoredEvent.recordTypeHeader) ?? "")
         default:
             return nil
         }

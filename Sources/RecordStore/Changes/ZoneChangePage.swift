@@ -1,0 +1,80 @@
+import RecordLog
+
+/// One page of a zone's changes: the latest event of each record name, found in one pass over
+/// the log read in place. Only the latest save of each record is decoded, once the page is
+/// known: its value bytes are copied out meanwhile, which costs less than decoding a save that a
+/// later one replaces.
+struct ZoneChangePage {
+    var changed: [Record] = []
+    var deletions: [ZoneChanges.Deletion] = []
+    /// Where the page ends: the end of the range when it holds every change.
+    var next: Int64
+
+    private enum Change {
+        case save([UInt8])
+        case delete(recordType: String)
+        /// Not a save or a delete, or a save without a value: reported as nothing.
+        case none
+    }
+
+    private struct Entry {
+        var offset: Int64
+        var name: String
+        var change: Change
+    }
+
+    /// The changes of `zone` in `from..<end`, at most `limit` record names, with only the fields
+    /// in `desiredKeys` (all when nil).
+    ///
+    /// - Throws: what reading the log throws; the decoding error of the first latest save (by
+    ///   offset) that does not decode.
+    static func read(
+        _ zone: ZoneState, from: Int64, to end: Int64, limit: Int, desiredKeys: Set<String>?
+    ) throws -> ZoneChangePage {
+        var page = ZoneChangePage(next: end)
+        // At most one entry per event and per page; past 64k entries, let the tables grow (a
+        // long range may hold few records, changed many times).
+        let most = Int(min(Int64(limit), max(0, end - from), 1 << 16))
+        var entries: [Entry] = []
+        entries.reserveCapacity(most)
+        var indexByName: [String: Int] = [:]
+        indexByName.reserveCapacity(most)
+        try zone.partition.forEachRecordInPlace(from: from, to: end) { event in
+            guard let name = event.keyString else { return true }
+            if let index = indexByName[name] {
+                entries[index] = Entry(offset: event.offset, name: name, change: change(of: event))
+                return true
+            }
+            guard indexByName.count < limit else {
+                page.next = event.offset
+                return false
+            }
+            indexByName[name] = entries.count
+            entries.append(Entry(offset: event.offset, name: name, change: change(of: event)))
+            return true
+        }
+        // Entries are in first-seen order: already by offset unless a record changed twice.
+        for index in entries.indices.sorted(by: { entries[$0].offset < entries[$1].offset }) {
+            let entry = entries[index]
+            let id = RecordID(recordName: entry.name, zoneID: zone.zoneID)
+            switch entry.change {
+            case .save(let value):
+                let record = try RecordCodec.decode(value, recordID: id)
+                page.changed.append(desiredKeys.map(record.keeping) ?? record)
+            case .delete(let recordType):
+                page.deletions.append(.init(recordID: id, recordType: recordType))
+            case .none:
+                continue
+            }
+        }
+        return page
+    }
+
+    private static func change(of event: BorrowedLogRecord) -> Change {
+        switch StoredEvent.kind(of: event) {
+        case .save?: event.value.map { .save(Array($0)) } ?? .none
+        case .delete?: .delete(recordType: event.headerString(StoredEvent.recordTypeHeader) ?? "")
+        default: .none
+        }
+    }
+}

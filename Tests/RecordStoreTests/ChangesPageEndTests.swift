@@ -1,0 +1,40 @@
+import Foundation
+@testable import RecordStore
+import Testing
+
+/// fetchZoneChanges decodes only the latest save of each record in a page; a record saved again
+/// after the page ends must still come back in the state it had inside the page.
+@Suite struct ChangesPageEndTests {
+    private let zone = ZoneID(zoneName: "Z")
+
+    @Test("a record saved again after the page's end comes back as it was inside the page")
+    func laterSaveAfterPageEnd() async throws {
+        try await withTemporaryDatabase { database in
+            try await database.createZone(zone)
+            var a = try await database.save(makeRecord("a", zone: zone, type: "Note", ["v": .int64(1)]))
+            let b = try await database.save(makeRecord("b", zone: zone, type: "Note"))
+            let firstA = a
+            a["v"] = .int64(2)
+            a = try await database.save(a)
+
+            let first = try await database.fetchZoneChanges(in: zone, since: nil, resultsLimit: 1, desiredKeys: ["v"])
+            #expect(first.changedRecords == [firstA] && first.moreComing)
+            let second = try await database.fetchZoneChanges(in: zone, since: first.changeToken, resultsLimit: 1)
+            #expect(second.changedRecords == [b] && second.moreComing)
+            let third = try await database.fetchZoneChanges(in: zone, since: second.changeToken, resultsLimit: 1)
+            #expect(third.changedRecords == [a] && !third.moreComing)
+            let whole = try await database.fetchZoneChanges(in: zone, since: nil)
+            #expect(whole.changedRecords == [b, a], "in one page, only the latest state")
+        }
+    }
+
+    @Test("every event kind is read from its header's bytes, in place and from an allocated record")
+    func kindsFromBytes() {
+        for kind in StoredEvent.Kind.allCases {
+            #expect(Array(kind.rawValue.utf8).withUnsafeBytes(StoredEvent.kind(named:)) == kind)
+        }
+        #expect(Array("sav".utf8).withUnsafeBytes(StoredEvent.kind(named:)) == nil)
+        #expect(Array("saves".utf8).withUnsafeBytes(StoredEvent.kind(named:)) == nil)
+        #expect([UInt8]().withUnsafeBytes(StoredEvent.kind(named:)) == nil)
+    }
+}
