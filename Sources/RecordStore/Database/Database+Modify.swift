@@ -134,7 +134,9 @@ extension Database {
             let changeTag = ChangeTag.make(incarnation: incarnation, offset: offset)
             record.recordChangeTag = changeTag
             value.removeAll(keepingCapacity: true)
-            try RecordCodec.encode(record, into: &value)
+            // The planner validated the record (a merged update is the server's valid copy with
+            // the caller's validated keys); only the size is checked again, as encoded.
+            try RecordCodec.encodeValidated(record, into: &value)
             batch.append(
                 key: record.recordID.recordName, value: value,
                 headers: headers.saveHeaders(recordType: record.recordType, changeTag: changeTag))
@@ -195,16 +197,4 @@ struct CommittedZone {
     var saveResults: [(RecordID, Result<Record, RecordStoreError>)] = []
     var deleteResults: [(RecordID, Result<Void, RecordStoreError>)] = []
     var changes: [RecordChange] = []
-}
-
-/// Change tags: the zone's incarnation and the save event's offset, in base 36
-/// (`<incarnation>-<offset>`): unique per record version, also across a zone deleted and created
-/// again under the same name.
-enum ChangeTag {
-    static func make(incarnation: Int64, offset: Int64) -> String {
-        String(incarnation, radix: 36) + "-" + String(offset, radix: 36)
-    }
-
-    /// As long as any tag can be: two Int64.max in base 36 (13 digits each) and the dash.
-    static let longest = String(repeating: "z", count: 27)
 }
