@@ -161,8 +161,8 @@ struct ZonePlanner {
             }
         }
         var total = 64 + record.recordType.utf8.count + ChangeTag.longest.utf8.count
-        for key in record.allKeys() {
-            total += 12 + key.utf8.count + (record[key].map(bound) ?? 0)
+        for field in record.fields {
+            total += 12 + field.key.utf8.count + bound(field.value)
         }
         return total
     }
