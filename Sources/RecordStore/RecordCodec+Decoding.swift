@@ -13,7 +13,7 @@ extension RecordCodec {
     ) throws(RecordDecodingError) -> Record {
         var reader = ByteReader(bytes)
         let header = try RecordValueHeader(reading: &reader, recordID: recordID)
-        let fields = try FieldPayloadReader(zoneID: recordID.zoneID, mode: .decode).readFields(from: &reader)
+        let fields = try FieldPayloadReader<PayloadModes.Decode>(zoneID: recordID.zoneID).readFields(from: &reader)
         guard reader.remaining == 0 else { throw reader.error(.trailingBytes(reader.remaining)) }
         return Record(
             recordType: String(decoding: header.recordType, as: UTF8.self), recordID: recordID, sortedFields: fields,

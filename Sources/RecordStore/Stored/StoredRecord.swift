@@ -31,7 +31,7 @@ public struct StoredRecord {
         var reader = ByteReader(bytes)
         header = try RecordValueHeader(reading: &reader, recordID: recordID)
         let fieldsStart = reader.offset
-        _ = try FieldPayloadReader(zoneID: recordID.zoneID, mode: .validate).readFields(from: &reader)
+        _ = try FieldPayloadReader<PayloadModes.Validate>(zoneID: recordID.zoneID).readFields(from: &reader)
         guard reader.remaining == 0 else { throw reader.error(.trailingBytes(reader.remaining)) }
         self.recordID = recordID
         fields = UnsafeRawBufferPointer(rebasing: bytes[fieldsStart...])
@@ -61,12 +61,12 @@ public struct StoredRecord {
     /// Finds the field `wanted` among the checked fields and builds its value.
     private func field(_ wanted: UnsafeBufferPointer<UInt8>) throws(RecordDecodingError) -> FieldValue? {
         var reader = ByteReader(fields)
-        let skip = FieldPayloadReader(zoneID: recordID.zoneID, mode: .skipChecked)
+        let skip = FieldPayloadReader<PayloadModes.SkipChecked>(zoneID: recordID.zoneID)
         for _ in 0..<(try reader.readCount()) {
             let key = try reader.readIdentifierBytes(checked: false)
             let tag = try skip.readTag(from: &reader)
             if key.hasSameBytes(as: wanted) {
-                return try FieldPayloadReader(zoneID: recordID.zoneID, mode: .buildChecked).readPayload(tag, depth: 0, from: &reader)
+                return try FieldPayloadReader<PayloadModes.BuildChecked>(zoneID: recordID.zoneID).readPayload(tag, depth: 0, from: &reader)
             }
             // Keys ascend: past the wanted key, it is not there.
             if wanted.lexicographicallyPrecedes(key) { return nil }
@@ -79,7 +79,7 @@ public struct StoredRecord {
     public func materialized() -> Record {
         var reader = ByteReader(fields)
         // The bytes were checked when the record was created: reading them cannot fail.
-        let fields = (try? FieldPayloadReader(zoneID: recordID.zoneID, mode: .buildChecked).readFields(from: &reader)) ?? []
+        let fields = (try? FieldPayloadReader<PayloadModes.BuildChecked>(zoneID: recordID.zoneID).readFields(from: &reader)) ?? []
         return Record(
             recordType: recordType, recordID: recordID, sortedFields: fields,
             creationDate: creationDate, modificationDate: modificationDate, recordChangeTag: recordChangeTag)

@@ -1,13 +1,24 @@
 extension UnsafeBufferPointer<UInt8> {
     /// Whether the bytes are well-formed UTF-8 (Unicode's table 3-7: no overlong forms, no
     /// surrogates, nothing above U+10FFFF) — exactly the bytes `String(decoding:as:)` keeps as
-    /// they are. Allocates nothing; ASCII runs are checked eight bytes at a time.
+    /// they are. Allocates nothing; ASCII runs are checked 32, then 8 bytes at a time.
     var isValidUTF8: Bool {
         guard let base = baseAddress else { return true }
         let raw = UnsafeRawPointer(base)
         var index = 0
+        let ascii: UInt64 = 0x8080_8080_8080_8080
         while index < count {
-            if index + 8 <= count, raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+            if index + 32 <= count {
+                let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                    | raw.loadUnaligned(fromByteOffset: index + 8, as: UInt64.self)
+                    | raw.loadUnaligned(fromByteOffset: index + 16, as: UInt64.self)
+                    | raw.loadUnaligned(fromByteOffset: index + 24, as: UInt64.self)
+                if word & ascii == 0 {
+                    index += 32
+                    continue
+                }
+            }
+            if index + 8 <= count, raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) & ascii == 0 {
                 index += 8
                 continue
             }
