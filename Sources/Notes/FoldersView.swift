@@ -10,14 +10,24 @@ public struct FoldersView: MaterializedView {
     public mutating func apply(_ event: ViewEvent) {
         switch event {
         case .saved(let record):
-            guard record.recordID.zoneID == NotesRecords.zone, let folder = NotesRecords.folder(from: record) else { return }
-            folders[folder.id] = folder
+            save(record)
         case .deleted(let id, let recordType):
             guard id.zoneID == NotesRecords.zone, recordType == NotesRecords.folderType else { return }
             folders[id.recordName] = nil
         case .zoneDeleted(let zoneID):
             if zoneID == NotesRecords.zone { folders = [:] }
         }
+    }
+
+    /// Reads only the folder's `name` field of the record, in place; folds as
+    /// `apply(.saved(record.materialized()))` does.
+    public mutating func apply(saved record: StoredRecord) {
+        save(record)
+    }
+
+    private mutating func save(_ record: some NotesRecordSource) {
+        guard record.recordID.zoneID == NotesRecords.zone, let folder = NotesRecords.folder(from: record) else { return }
+        folders[folder.id] = folder
     }
 
     /// The folders ordered by name, then id.

@@ -27,13 +27,14 @@ enum NotesRecords {
         return record
     }
 
-    static func folder(from record: Record) -> Folder? {
-        guard record.recordType == folderType, case .string(let name)? = record[Folder.Fields.name.rawValue] else { return nil }
+    static func folder(from record: some NotesRecordSource) -> Folder? {
+        guard record.hasRecordType(folderType), case .string(let name)? = record[Folder.Fields.name.rawValue] else { return nil }
         return Folder(id: record.recordID.recordName, name: name, createdAt: record.creationDate, modifiedAt: record.modificationDate)
     }
 
-    static func note(from record: Record) -> Note? {
-        guard record.recordType == noteType, case .reference(let folder)? = record[Note.Fields.folderID.rawValue] else { return nil }
+    /// The note a record holds; reads only its `folder` and `content` fields (not `title`).
+    static func note(from record: some NotesRecordSource) -> Note? {
+        guard record.hasRecordType(noteType), case .reference(let folder)? = record[Note.Fields.folderID.rawValue] else { return nil }
         var content = ""
         if case .string(let text)? = record[Note.Fields.content.rawValue] { content = text }
         return Note(

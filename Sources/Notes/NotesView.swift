@@ -41,12 +41,7 @@ public struct NotesView: MaterializedView {
     public mutating func apply(_ event: ViewEvent) {
         switch event {
         case .saved(let record):
-            guard record.recordID.zoneID == NotesRecords.zone, let note = NotesRecords.note(from: record) else { return }
-            // One lookup tells whether the note is new, stays in its folder or moves.
-            if let previous = folderOfNote.updateValue(note.folderID, forKey: note.id), previous != note.folderID {
-                removeFromFolder(note.id, previous)
-            }
-            notesByFolder[note.folderID, default: Dictionary(minimumCapacity: replayFolderCapacity)][note.id] = note
+            save(record)
         case .deleted(let id, let recordType):
             guard id.zoneID == NotesRecords.zone, recordType == NotesRecords.noteType,
                 let folderID = folderOfNote.removeValue(forKey: id.recordName)
@@ -58,6 +53,21 @@ public struct NotesView: MaterializedView {
                 folderOfNote = [:]
             }
         }
+    }
+
+    /// Reads only the note's `folder` and `content` fields of the record, in place; folds as
+    /// `apply(.saved(record.materialized()))` does.
+    public mutating func apply(saved record: StoredRecord) {
+        save(record)
+    }
+
+    private mutating func save(_ record: some NotesRecordSource) {
+        guard record.recordID.zoneID == NotesRecords.zone, let note = NotesRecords.note(from: record) else { return }
+        // One lookup tells whether the note is new, stays in its folder or moves.
+        if let previous = folderOfNote.updateValue(note.folderID, forKey: note.id), previous != note.folderID {
+            removeFromFolder(note.id, previous)
+        }
+        notesByFolder[note.folderID, default: Dictionary(minimumCapacity: replayFolderCapacity)][note.id] = note
     }
 
     private mutating func removeFromFolder(_ noteID: String, _ folderID: String) {

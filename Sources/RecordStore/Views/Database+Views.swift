@@ -61,36 +61,33 @@ extension Database {
         view.willReplay(liveRecordsByType: zones.reduce(into: [:]) { counts, zone in
             counts.merge(zone.liveRecordsByType, uniquingKeysWith: +)
         })
-        try Self.replay(zones, from: starts) { view.apply($0) }
+        try Self.replay(zones, from: starts, saved: { view.apply(saved: $0) }, other: { view.apply($0) })
         view.didReplay()
         return view
     }
 
-    /// Calls `apply` with the view event of every record of `zones` from its start (else the
-    /// partition's first offset), zone after zone by name. Not generic: called from `build` for
-    /// any view type, it runs specialized, with no type metadata looked up per event.
-    private static func replay(_ zones: [ZoneState], from starts: [ZoneID: Int64], _ apply: (ViewEvent) -> Void) throws {
+    /// Calls `saved` with every record saved in `zones`, read in place, and `other` with the
+    /// other view events, from each zone's start (else the partition's first offset), zone after
+    /// zone by name. Not generic: called from `build` for any view type, it runs specialized,
+    /// with no type metadata looked up per event.
+    private static func replay(
+        _ zones: [ZoneState], from starts: [ZoneID: Int64], saved: (StoredRecord) -> Void, other: (ViewEvent) -> Void
+    ) throws {
         for zone in zones.sorted(by: { $0.zoneID.zoneName < $1.zoneID.zoneName }) {
             let end = zone.partition.endOffset
             try zone.partition.forEachRecordInPlace(from: starts[zone.zoneID] ?? zone.partition.startOffset, to: end) { event in
-                if let viewEvent = try viewEvent(event, zoneID: zone.zoneID) { apply(viewEvent) }
+                guard let name = event.keyString else { return true }
+                let id = RecordID(recordName: name, zoneID: zone.zoneID)
+                switch StoredEvent.kind(of: event) {
+                case .save?:
+                    if let value = event.value { saved(try StoredRecord(value, recordID: id)) }
+                case .delete?:
+                    other(.deleted(id, recordType: event.headerString(StoredEvent.recordTypeHeader) ?? ""))
+                default:
+                    break
+                }
                 return true
             }
-        }
-    }
-
-    /// The view event of a zone's log record.
-    static func viewEvent(_ event: BorrowedLogRecord, zoneID: ZoneID) throws -> ViewEvent? {
-        guard let name = event.keyString else { return nil }
-        let id = RecordID(recordName: name, zoneID: zoneID)
-        switch StoredEvent.kind(of: event) {
-        case .save?:
-            guard let value = event.value else { return nil }
-            return .saved(try RecordCodec.decode(value, recordID: id))
-        case .delete?:
-            return .deleted(id, recordType: event.headerString(StoredEvent.recordTypeHeader) ?? "")
-        default:
-            return nil
         }
     }
 

@@ -32,6 +32,11 @@ public protocol MaterializedView: Sendable, Codable, Equatable {
     init()
     /// Folds one event into the view.
     mutating func apply(_ event: ViewEvent)
+    /// Folds a saved record read in place from the log: a replay calls this instead of
+    /// ``apply(_:)`` with `.saved`, so that a view reads only the fields it needs. It must fold to
+    /// the same view as `apply(.saved(record.materialized()))`, which is the default: live
+    /// commits call ``apply(_:)``, and a live view must equal its replay.
+    mutating func apply(saved record: StoredRecord)
     /// Whether the checkpoint writes the view's snapshot (its Codable JSON). A view that holds
     /// as much as the records themselves is rebuilt faster by replaying the log than by decoding
     /// its JSON, and its snapshot would double the store's size: such a view returns false.
@@ -53,4 +58,9 @@ extension MaterializedView {
 
     /// Does nothing.
     public mutating func didReplay() {}
+
+    /// Folds `.saved` with the materialized record.
+    public mutating func apply(saved record: StoredRecord) {
+        apply(.saved(record.materialized()))
+    }
 }

@@ -1,0 +1,60 @@
+import Foundation
+
+/// The part of a record's value bytes before its fields — version, record type, system fields —
+/// read and checked without allocating. The eager decoder and ``StoredRecord`` both start here.
+struct RecordValueHeader {
+    /// The record type's bytes, checked against the identifier rules.
+    let recordType: UnsafeBufferPointer<UInt8>
+    let creationDate: Date?
+    let modificationDate: Date?
+    /// The change tag's bytes, checked to be UTF-8.
+    let changeTag: UnsafeBufferPointer<UInt8>?
+
+    /// Checks the size and `recordID`, then reads the header, leaving `reader` at the field count.
+    ///
+    /// - Throws: ``RecordDecodingError`` at the first problem, as ``RecordCodec/decode(_:recordID:)-(UnsafeRawBufferPointer,_)``.
+    init(reading reader: inout ByteReader, recordID: RecordID) throws(RecordDecodingError) {
+        guard reader.remaining <= RecordLimits.maximumEncodedRecordSize else {
+            throw RecordDecodingError(.tooLarge(reader.remaining), at: 0)
+        }
+        do {
+            try recordID.validate()
+        } catch {
+            throw RecordDecodingError(.invalidRecordID, at: 0)
+        }
+        let version = try reader.readByte()
+        guard version == RecordCodec.version else { throw RecordDecodingError(.unsupportedVersion(version), at: 0) }
+        recordType = try reader.readIdentifierBytes()
+        let flagsOffset = reader.offset
+        let flags = try reader.readByte()
+        guard flags & ~RecordCodec.SystemFieldFlag.all == 0 else { throw RecordDecodingError(.nonCanonical, at: flagsOffset) }
+        creationDate = flags & RecordCodec.SystemFieldFlag.creationDate != 0 ? try reader.readDate() : nil
+        modificationDate = flags & RecordCodec.SystemFieldFlag.modificationDate != 0 ? try reader.readDate() : nil
+        if flags & RecordCodec.SystemFieldFlag.changeTag != 0 {
+            let start = reader.offset
+            let bytes = try reader.readBytes(Int(try reader.readByte()))
+            guard bytes.isValidUTF8 else { throw RecordDecodingError(.invalidUTF8, at: start) }
+            changeTag = bytes
+        } else {
+            changeTag = nil
+        }
+    }
+}
+
+extension ByteReader {
+    /// A record type or field key: a 1-byte length, then `[A-Za-z0-9_]`, starting with a letter.
+    mutating func readIdentifierBytes(checked: Bool = true) throws(RecordDecodingError) -> UnsafeBufferPointer<UInt8> {
+        let start = offset
+        let bytes = try readBytes(Int(try readByte()))
+        guard !checked || IdentifierProblem.of(bytes) == nil else { throw RecordDecodingError(.invalidIdentifier, at: start) }
+        return bytes
+    }
+
+    /// A date: zigzag milliseconds since 1970, within the stored range.
+    mutating func readDate() throws(RecordDecodingError) -> Date {
+        let start = offset
+        let milliseconds = try readZigZag()
+        guard MillisecondDate.isInRange(milliseconds) else { throw RecordDecodingError(.valueOutOfRange, at: start) }
+        return MillisecondDate.date(milliseconds: milliseconds)
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+
+/// A stored record read in place: its value bytes checked once, its fields decoded only when asked.
+///
+/// A replay hands views stored records (``MaterializedView/apply(saved:)``) so that a view that
+/// needs two fields of a record builds two values, not the whole ``Record``. Creating one checks
+/// every byte of the value as ``RecordCodec/decode(_:recordID:)-(UnsafeRawBufferPointer,_)`` does
+/// and throws the same ``RecordDecodingError``, allocating nothing; a stored record that exists is
+/// one that decodes.
+///
+/// Its bytes are borrowed (from the log's decompressed batch): use it only inside the call that
+/// received it, and keep values, strings or ``materialized()`` of what must outlive it.
+///
+/// ```swift
+/// mutating func apply(saved record: StoredRecord) {
+///     guard record.hasRecordType("Note"), case .string(let text)? = record["content"] else { return }
+///     texts[record.recordID.recordName] = text
+/// }
+/// ```
+public struct StoredRecord {
+    /// The record's name and zone.
+    public let recordID: RecordID
+    private let header: RecordValueHeader
+    /// The value bytes from the field count to the end.
+    private let fields: UnsafeRawBufferPointer
+
+    /// Checks `bytes`, the value of the record `recordID`, without decoding its fields.
+    ///
+    /// - Throws: ``RecordDecodingError`` exactly when ``RecordCodec/decode(_:recordID:)-(UnsafeRawBufferPointer,_)`` would.
+    public init(_ bytes: UnsafeRawBufferPointer, recordID: RecordID) throws(RecordDecodingError) {
+        var reader = ByteReader(bytes)
+        header = try RecordValueHeader(reading: &reader, recordID: recordID)
+        let fieldsStart = reader.offset
+        _ = try FieldPayloadReader<PayloadModes.Validate>(zoneID: recordID.zoneID).readFields(from: &reader)
+        guard reader.remaining == 0 else { throw reader.error(.trailingBytes(reader.remaining)) }
+        self.recordID = recordID
+        fields = UnsafeRawBufferPointer(rebasing: bytes[fieldsStart...])
+    }
+
+    /// The app-defined record type.
+    public var recordType: String { String(decoding: header.recordType, as: UTF8.self) }
+
+    /// Whether the record type is `type`, compared as UTF-8 bytes, without building a string.
+    public func hasRecordType(_ type: String) -> Bool {
+        type.withUTF8Bytes { $0.hasSameBytes(as: header.recordType) }
+    }
+
+    /// When the record was first saved.
+    public var creationDate: Date? { header.creationDate }
+    /// When the record was last saved.
+    public var modificationDate: Date? { header.modificationDate }
+    /// The record's version tag.
+    public var recordChangeTag: String? { header.changeTag.map { String(decoding: $0, as: UTF8.self) } }
+
+    /// The value of the field `key`, decoded now, or nil when the record has no such field.
+    public subscript(key: String) -> FieldValue? {
+        // The bytes were checked when the record was created: reading them cannot fail.
+        key.withUTF8Bytes { wanted in (try? field(wanted)) ?? nil }
+    }
+
+    /// Finds the field `wanted` among the checked fields and builds its value.
+    private func field(_ wanted: UnsafeBufferPointer<UInt8>) throws(RecordDecodingError) -> FieldValue? {
+        var reader = ByteReader(fields)
+        let skip = FieldPayloadReader<PayloadModes.SkipChecked>(zoneID: recordID.zoneID)
+        for _ in 0..<(try reader.readCount()) {
+            let key = try reader.readIdentifierBytes(checked: false)
+            let tag = try skip.readTag(from: &reader)
+            if key.hasSameBytes(as: wanted) {
+                return try FieldPayloadReader<PayloadModes.BuildChecked>(zoneID: recordID.zoneID).readPayload(tag, depth: 0, from: &reader)
+            }
+            // Keys ascend: past the wanted key, it is not there.
+            if wanted.lexicographicallyPrecedes(key) { return nil }
+            _ = try skip.readPayload(tag, depth: 0, from: &reader)
+        }
+        return nil
+    }
+
+    /// The whole record, as ``RecordCodec/decode(_:recordID:)-(UnsafeRawBufferPointer,_)`` returns it.
+    public func materialized() -> Record {
+        var reader = ByteReader(fields)
+        // The bytes were checked when the record was created: reading them cannot fail.
+        let fields = (try? FieldPayloadReader<PayloadModes.BuildChecked>(zoneID: recordID.zoneID).readFields(from: &reader)) ?? []
+        return Record(
+            recordType: recordType, recordID: recordID, sortedFields: fields,
+            creationDate: creationDate, modificationDate: modificationDate, recordChangeTag: recordChangeTag)
+    }
+}
