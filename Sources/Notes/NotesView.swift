@@ -6,36 +6,44 @@ public struct NotesView: MaterializedView {
     /// The view holds every note's text: replaying the log rebuilds it faster than decoding a
     /// JSON snapshot as large as the notes themselves, and keeps the store half the size.
     public static let keepsSnapshot = false
-    /// Folder id → note id → note.
-    public private(set) var notesByFolder: [String: [String: Note]] = [:]
-    /// Note id → folder id.
-    private var folderOfNote: [String: String] = [:]
-    /// During a replay, the room a new folder's table starts with: the notes per folder on
-    /// average. Not part of the view's value (equality, coding).
-    private var replayFolderCapacity = 0
+    /// The notes, by id and by folder.
+    private var storage = NoteSlots()
 
     private enum CodingKeys: String, CodingKey {
-        case notesByFolder, folderOfNote
+        case notes
     }
 
     public init() {}
 
-    /// Whether both views hold the same notes in the same folders.
+    /// Whether both views hold the same notes.
     public static func == (lhs: NotesView, rhs: NotesView) -> Bool {
-        lhs.notesByFolder == rhs.notesByFolder && lhs.folderOfNote == rhs.folderOfNote
+        lhs.storage.count == rhs.storage.count && lhs.storage.allNotes.allSatisfy { rhs.storage.note($0.id) == $0 }
     }
 
-    /// Reserves the note → folder table for every note, and each folder's table for the
-    /// average number of notes per folder, so that a replay never grows them.
+    /// Reads the notes a view encoded (`encode(to:)`).
+    public init(from decoder: any Decoder) throws {
+        let notes = try decoder.container(keyedBy: CodingKeys.self).decode([Note].self, forKey: .notes)
+        storage.reserveCapacity(notes.count)
+        for note in notes { storage.save(note) }
+    }
+
+    /// Encodes the notes by id.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(storage.allNotes.sorted { $0.id < $1.id }, forKey: .notes)
+    }
+
+    /// Reserves the tables for every note, and each folder's order for the average number of
+    /// notes per folder, so that a replay never grows them.
     public mutating func willReplay(liveRecordsByType: [String: Int]) {
         let notes = liveRecordsByType[NotesRecords.noteType] ?? 0
-        folderOfNote.reserveCapacity(notes)
-        replayFolderCapacity = notes / max(1, liveRecordsByType[NotesRecords.folderType] ?? 0)
+        storage.reserveCapacity(notes)
+        storage.folderCapacity = notes / max(1, liveRecordsByType[NotesRecords.folderType] ?? 0)
     }
 
     /// Ends the replay: folders created later start small.
     public mutating func didReplay() {
-        replayFolderCapacity = 0
+        storage.folderCapacity = 0
     }
 
     public mutating func apply(_ event: ViewEvent) {
@@ -43,14 +51,11 @@ public struct NotesView: MaterializedView {
         case .saved(let record):
             save(record)
         case .deleted(let id, let recordType):
-            guard id.zoneID == NotesRecords.zone, recordType == NotesRecords.noteType,
-                let folderID = folderOfNote.removeValue(forKey: id.recordName)
-            else { return }
-            removeFromFolder(id.recordName, folderID)
+            guard id.zoneID == NotesRecords.zone, recordType == NotesRecords.noteType else { return }
+            storage.remove(id.recordName)
         case .zoneDeleted(let zoneID):
             if zoneID == NotesRecords.zone {
-                notesByFolder = [:]
-                folderOfNote = [:]
+                storage = NoteSlots()
             }
         }
     }
@@ -63,30 +68,26 @@ public struct NotesView: MaterializedView {
 
     private mutating func save(_ record: some NotesRecordSource) {
         guard record.recordID.zoneID == NotesRecords.zone, let note = NotesRecords.note(from: record) else { return }
-        // One lookup tells whether the note is new, stays in its folder or moves.
-        if let previous = folderOfNote.updateValue(note.folderID, forKey: note.id), previous != note.folderID {
-            removeFromFolder(note.id, previous)
-        }
-        notesByFolder[note.folderID, default: Dictionary(minimumCapacity: replayFolderCapacity)][note.id] = note
+        storage.save(note)
     }
 
-    private mutating func removeFromFolder(_ noteID: String, _ folderID: String) {
-        guard var notes = notesByFolder.removeValue(forKey: folderID) else { return }
-        notes[noteID] = nil
-        if !notes.isEmpty { notesByFolder[folderID] = notes }
-    }
+    /// How many notes the view holds.
+    public var count: Int { storage.count }
+
+    /// The ids of the folders that hold notes, ascending (including folders that no longer exist,
+    /// whose notes remain until their deletion reaches them).
+    public var folderIDs: [String] { storage.folderIDs }
 
     /// The note with this id, if any.
     public func note(_ id: String) -> Note? {
-        folderOfNote[id].flatMap { notesByFolder[$0]?[id] }
+        storage.note(id)
     }
 
     /// A folder's notes by modification date (then id), oldest first unless `newestFirst`.
+    ///
+    /// The view keeps each folder in this order, so listing copies the notes without sorting.
     public func notes(in folderID: String, newestFirst: Bool) -> [Note] {
-        let ascending = (notesByFolder[folderID] ?? [:]).values.sorted { lhs, rhs in
-            let left = lhs.modifiedAt ?? .distantPast, right = rhs.modifiedAt ?? .distantPast
-            return left == right ? lhs.id < rhs.id : left < right
-        }
+        let ascending = storage.notes(in: folderID)
         return newestFirst ? ascending.reversed() : ascending
     }
 }

@@ -24,7 +24,7 @@ public struct NotesAtPoint: Sendable, Equatable {
     /// then any notes whose folder is missing, by folder id.
     public var listing: [FolderNotes] {
         var groups = folders.sorted.map { FolderNotes(folder: $0, folderID: $0.id, notes: notes.notes(in: $0.id, newestFirst: false)) }
-        for folderID in notes.notesByFolder.keys.sorted() where folders.folders[folderID] == nil {
+        for folderID in notes.folderIDs where folders.folders[folderID] == nil {
             groups.append(FolderNotes(folder: nil, folderID: folderID, notes: notes.notes(in: folderID, newestFirst: false)))
         }
         return groups

@@ -88,7 +88,7 @@ final class Ours: @unchecked Sendable {
 
     /// Rebuilds the Notes view by replaying the whole log; returns the notes it holds.
     func replay() throws -> Int {
-        try database.rebuild(NotesView.self).notesByFolder.values.reduce(0) { $0 + $1.count }
+        try database.rebuild(NotesView.self).count
     }
 
     func fetchFolder(_ index: Int) async throws -> Int {
