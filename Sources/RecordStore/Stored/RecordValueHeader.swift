@@ -11,20 +11,24 @@ struct RecordValueHeader {
     let changeTag: UnsafeBufferPointer<UInt8>?
 
     /// Checks the size and `recordID`, then reads the header, leaving `reader` at the field count.
+    /// With `checked` false, reads bytes that were checked before (by this initializer) and
+    /// skips the checks that only reject.
     ///
     /// - Throws: ``RecordDecodingError`` at the first problem, as ``RecordCodec/decode(_:recordID:)-(UnsafeRawBufferPointer,_)``.
-    init(reading reader: inout ByteReader, recordID: RecordID) throws(RecordDecodingError) {
-        guard reader.remaining <= RecordLimits.maximumEncodedRecordSize else {
-            throw RecordDecodingError(.tooLarge(reader.remaining), at: 0)
-        }
-        do {
-            try recordID.validate()
-        } catch {
-            throw RecordDecodingError(.invalidRecordID, at: 0)
+    init(reading reader: inout ByteReader, recordID: RecordID, checked: Bool = true) throws(RecordDecodingError) {
+        if checked {
+            guard reader.remaining <= RecordLimits.maximumEncodedRecordSize else {
+                throw RecordDecodingError(.tooLarge(reader.remaining), at: 0)
+            }
+            do {
+                try recordID.validate()
+            } catch {
+                throw RecordDecodingError(.invalidRecordID, at: 0)
+            }
         }
         let version = try reader.readByte()
         guard version == RecordCodec.version else { throw RecordDecodingError(.unsupportedVersion(version), at: 0) }
-        recordType = try reader.readIdentifierBytes()
+        recordType = try reader.readIdentifierBytes(checked: checked)
         let flagsOffset = reader.offset
         let flags = try reader.readByte()
         guard flags & ~RecordCodec.SystemFieldFlag.all == 0 else { throw RecordDecodingError(.nonCanonical, at: flagsOffset) }
@@ -33,7 +37,7 @@ struct RecordValueHeader {
         if flags & RecordCodec.SystemFieldFlag.changeTag != 0 {
             let start = reader.offset
             let bytes = try reader.readBytes(Int(try reader.readByte()))
-            guard bytes.isValidUTF8 else { throw RecordDecodingError(.invalidUTF8, at: start) }
+            guard !checked || bytes.isValidUTF8 else { throw RecordDecodingError(.invalidUTF8, at: start) }
             changeTag = bytes
         } else {
             changeTag = nil

@@ -37,6 +37,15 @@ public struct StoredRecord {
         fields = UnsafeRawBufferPointer(rebasing: bytes[fieldsStart...])
     }
 
+    /// Reads `bytes` that ``init(_:recordID:)`` accepted before (a replay checks records on its
+    /// reading thread and folds them on another), skipping the checks that only reject.
+    init(trusting bytes: UnsafeRawBufferPointer, recordID: RecordID) throws(RecordDecodingError) {
+        var reader = ByteReader(bytes)
+        header = try RecordValueHeader(reading: &reader, recordID: recordID, checked: false)
+        self.recordID = recordID
+        fields = UnsafeRawBufferPointer(rebasing: bytes[reader.offset...])
+    }
+
     /// The app-defined record type.
     public var recordType: String { String(decoding: header.recordType, as: UTF8.self) }
 

@@ -66,28 +66,72 @@ extension Database {
         return view
     }
 
+    /// From how many records on a replay reads and folds on two threads (``ReplayPipeline``);
+    /// below, the thread costs more than it saves.
+    static let pipelinedReplayMinimumRecords: Int64 = 16_384
+
     /// Calls `saved` with every record saved in `zones`, read in place, and `other` with the
     /// other view events, from each zone's start (else the partition's first offset), zone after
     /// zone by name. Not generic: called from `build` for any view type, it runs specialized,
-    /// with no type metadata looked up per event.
-    private static func replay(
-        _ zones: [ZoneState], from starts: [ZoneID: Int64], saved: (StoredRecord) -> Void, other: (ViewEvent) -> Void
+    /// with no type metadata looked up per event. Long replays read on a second thread.
+    static func replay(
+        _ zones: [ZoneState], from starts: [ZoneID: Int64], pipelinedFrom minimumRecords: Int64 = pipelinedReplayMinimumRecords,
+        saved: (StoredRecord) -> Void, other: (ViewEvent) -> Void
     ) throws {
-        for zone in zones.sorted(by: { $0.zoneID.zoneName < $1.zoneID.zoneName }) {
-            let end = zone.partition.endOffset
-            try zone.partition.forEachRecordInPlace(from: starts[zone.zoneID] ?? zone.partition.startOffset, to: end) { event in
+        let zones = zones.sorted(by: { $0.zoneID.zoneName < $1.zoneID.zoneName })
+        let records = zones.reduce(Int64(0)) { total, zone in
+            total + zone.partition.endOffset - (starts[zone.zoneID] ?? zone.partition.startOffset)
+        }
+        guard records >= minimumRecords else {
+            try walk(zones, from: starts, saved: { id, value in
+                saved(try StoredRecord(value, recordID: id))
+                return true
+            }, other: { other($0); return true })
+            return
+        }
+        try ReplayPipeline.run(read: { first, send in
+            var chunk: ReplayChunk? = first
+            func handOverIfFull() -> Bool {
+                guard let full = chunk, full.isFull else { return true }
+                chunk = send(full)
+                return chunk != nil
+            }
+            try walk(zones, from: starts, saved: { id, value in
+                _ = try StoredRecord(value, recordID: id)
+                chunk?.appendSave(id, value: value)
+                return handOverIfFull()
+            }, other: { event in
+                chunk?.appendOther(event)
+                return handOverIfFull()
+            })
+            return chunk
+        }, fold: { chunk in
+            try chunk.fold(saved: saved, other: other)
+        })
+    }
+
+    /// Calls `saved` with the id and value bytes (borrowed) of every record saved in `zones` and
+    /// `other` with the other view events, in order, until one returns false.
+    private static func walk(
+        _ zones: [ZoneState], from starts: [ZoneID: Int64],
+        saved: (RecordID, UnsafeRawBufferPointer) throws -> Bool, other: (ViewEvent) throws -> Bool
+    ) throws {
+        for zone in zones {
+            var going = true
+            try zone.partition.forEachRecordInPlace(from: starts[zone.zoneID] ?? zone.partition.startOffset, to: zone.partition.endOffset) { event in
                 guard let name = event.keyString else { return true }
                 let id = RecordID(recordName: name, zoneID: zone.zoneID)
                 switch StoredEvent.kind(of: event) {
                 case .save?:
-                    if let value = event.value { saved(try StoredRecord(value, recordID: id)) }
+                    if let value = event.value { going = try saved(id, value) }
                 case .delete?:
-                    other(.deleted(id, recordType: event.headerString(StoredEvent.recordTypeHeader) ?? ""))
+                    going = try other(.deleted(id, recordType: event.headerString(StoredEvent.recordTypeHeader) ?? ""))
                 default:
                     break
                 }
-                return true
+                return going
             }
+            guard going else { return }
         }
     }
 

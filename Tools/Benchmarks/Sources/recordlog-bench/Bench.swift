@@ -1,7 +1,7 @@
 import Foundation
 import RecordLog
 
-// recordlog-bench [--quick] [--json FILE] [--dir DIR] [--records N] [--until W1|W2|W3] [--commit-cost [--preload N]]
+// recordlog-bench [--quick] [--json FILE] [--dir DIR] [--records N] [--until W1|W2|W3|W4|W5] [--commit-cost [--preload N]]
 // Runs every workload through RecordLog and through SQLite (GRDB), in this one process, and
 // prints ours, peer and their ratio (> 1 means RecordLog is better).
 
@@ -27,7 +27,7 @@ enum Bench {
             // database alone (ours: the key index; the rest is the Notes views and the fetch).
             let before = Measure.status("VmRSS")
             var databaseSeconds = 0.0, databaseRSS = 0
-            let seconds: Double
+            let seconds: Double, added: Int
             if side == "ours" {
                 var ours: Ours?
                 seconds = try await Measure.seconds {
@@ -37,16 +37,18 @@ enum Bench {
                     try await ours?.openViews()
                     _ = try await ours?.fetchFolder(0)
                 }
-                withExtendedLifetime(ours) {}
+                // Measured while the store is still open: once released, its memory may go back
+                // to the system (and did, for memory a second thread allocated).
+                added = withExtendedLifetime(ours) { Measure.status("VmRSS") - before }
             } else {
                 var peer: Peer?
                 seconds = try await Measure.seconds {
                     peer = try Peer.openExisting(path: path)
                     _ = try await peer?.fetchFolder(0)
                 }
-                withExtendedLifetime(peer) {}
+                added = withExtendedLifetime(peer) { Measure.status("VmRSS") - before }
             }
-            print("\(seconds) \(Measure.status("VmRSS") - before) \(databaseSeconds) \(databaseRSS)")
+            print("\(seconds) \(added) \(databaseSeconds) \(databaseRSS)")
             return
         }
 
@@ -88,7 +90,7 @@ enum Bench {
         let (w1Ours, w1Peer) = try await saveBatched(0..<records)
         results["W1"] = .rate(ours: Double(records) / w1Ours, peer: Double(records) / w1Peer, unit: "rows/s")
         log("W1 done")
-        // `--until Wn` stops after that workload (W1, W2 or W3): for profiling one path.
+        // `--until Wn` stops after that workload (W1 to W5): for profiling one path.
         let until = value(after: "--until")
         func stopping(after workload: String) -> Bool {
             guard until == workload else { return false }
@@ -135,6 +137,7 @@ enum Bench {
         let w4Peer = try await Measure.seconds { peerChanged = try await peer.changes(since: sequence) }
         results["W4"] = .cost(ours: w4Ours * 1000, peer: w4Peer * 1000, unit: "ms", note: "\(oursChanged) vs \(peerChanged) records")
         log("W4 done")
+        if stopping(after: "W4") { return }
 
         // W5: full replay into the Notes view (no checkpoint) vs a full scan decoding every row.
         var oursReplayed = 0, peerScanned = 0
@@ -142,6 +145,7 @@ enum Bench {
         let w5Peer = try await Measure.seconds { peerScanned = try await peer.replay() }
         results["W5"] = .rate(ours: Double(oursReplayed) / w5Ours, peer: Double(peerScanned) / w5Peer, unit: "records/s")
         log("W5 done")
+        if stopping(after: "W5") { return }
 
         // W8: bytes on disk (closed: the log with its checkpoint, SQLite after its WAL checkpoint).
         try ours.close()

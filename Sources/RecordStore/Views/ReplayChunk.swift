@@ -1,0 +1,57 @@
+/// A run of replayed events, checked on the replay's reading thread and folded on the calling
+/// thread (``ReplayPipeline``): the value bytes of its saves copied back to back, so that folding
+/// reads them without the log's decompression buffer, which the reader reuses.
+///
+/// A chunk belongs to one thread at a time; the pipeline hands it over under its locks.
+final class ReplayChunk: @unchecked Sendable {
+    enum Event {
+        /// A save whose value (checked by ``StoredRecord/init(_:recordID:)``) is at this range of `bytes`.
+        case saved(RecordID, Range<Int>)
+        case other(ViewEvent)
+    }
+
+    /// Past this many value bytes a chunk is handed over: small enough to stay in cache.
+    static let byteCapacity = 256 << 10
+
+    private(set) var events: [Event] = []
+    private(set) var bytes: [UInt8] = []
+
+    init() {
+        bytes.reserveCapacity(Self.byteCapacity + 4096)
+    }
+
+    /// Whether the chunk should be handed over.
+    var isFull: Bool { bytes.count >= Self.byteCapacity || events.count >= 4096 }
+    var isEmpty: Bool { events.isEmpty }
+
+    /// Adds a checked save, copying its value.
+    func appendSave(_ id: RecordID, value: UnsafeRawBufferPointer) {
+        let start = bytes.count
+        bytes.append(contentsOf: value)
+        events.append(.saved(id, start..<bytes.count))
+    }
+
+    func appendOther(_ event: ViewEvent) {
+        events.append(.other(event))
+    }
+
+    /// Empties the chunk for reuse, keeping its memory.
+    func reset() {
+        events.removeAll(keepingCapacity: true)
+        bytes.removeAll(keepingCapacity: true)
+    }
+
+    /// Calls `saved` and `other` with the events in order, each save read in place.
+    func fold(saved: (StoredRecord) -> Void, other: (ViewEvent) -> Void) throws {
+        try bytes.withUnsafeBytes { base in
+            for event in events {
+                switch event {
+                case .saved(let id, let range):
+                    saved(try StoredRecord(trusting: UnsafeRawBufferPointer(rebasing: base[range]), recordID: id))
+                case .other(let event):
+                    other(event)
+                }
+            }
+        }
+    }
+}
