@@ -1,0 +1,130 @@
+/// A hash table from names to the slots of an array the caller keeps: for views (and the key
+/// index) that store values in a plain array and need to find one by its record name.
+///
+/// Open addressing with linear probing over one array of 8-byte buckets, each a name's 32-bit hash
+/// and its slot; the names themselves live in the caller's storage, and the table asks the caller
+/// whether the name at a slot is the one sought. Kept at most half full, so that a miss ends after
+/// a probe or two; a resize never rehashes a name. The hash (``hash(_:)``) is a fast multiply-mix
+/// over the UTF-8 bytes, seeded per process.
+///
+/// ```swift
+/// var table = SlotTable()
+/// var names: [String] = []
+/// let name = "note-1", hash = SlotTable.hash(name)
+/// let slot = table.findOrInsert(hash: hash, fresh: Int32(names.count)) { names[Int($0)] == name }
+/// if slot == Int32(names.count) { names.append(name) }
+/// ```
+public struct SlotTable: Sendable {
+    /// 0 = empty; otherwise `hash << 32 | (slot + 1)`.
+    private var buckets: [UInt64] = []
+    /// How many names the table holds.
+    public private(set) var count = 0
+    private static let seed = UInt64.random(in: 1...UInt64.max)
+
+    /// An empty table.
+    public init() {}
+
+    /// The hash the table files `name` under.
+    public static func hash(_ name: String) -> UInt32 {
+        name.utf8.withContiguousStorageIfAvailable { hash(UnsafeRawBufferPointer($0)) } ?? Array(name.utf8).withUnsafeBytes { hash($0) }
+    }
+
+    /// The hash the table files a name under, given its UTF-8 bytes.
+    public static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
+        var state = seed ^ UInt64(bytes.count)
+        func mix(_ word: UInt64) {
+            state = (state ^ word) &* 0x9E37_79B9_7F4A_7C15
+            state ^= state >> 29
+        }
+        var index = 0
+        while index + 8 <= bytes.count {
+            // Memory order: the hash lives only in this process.
+            mix(bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+            index += 8
+        }
+        var word: UInt64 = 0
+        for (shift, byte) in bytes[index...].enumerated() { word |= UInt64(byte) << (UInt64(shift) * 8) }
+        mix(word)
+        state = (state ^ (state >> 32)) &* 0xD6E8_FEB8_6659_FD93
+        return UInt32(truncatingIfNeeded: state ^ (state >> 32))
+    }
+
+    /// The slot of the name hashed `hash`, or nil; `isMatch(slot)` tells whether the caller's name
+    /// at a candidate slot is the one sought.
+    public func find(hash: UInt32, where isMatch: (Int32) -> Bool) -> Int32? {
+        guard !buckets.isEmpty else { return nil }
+        switch probe(hash: hash, isMatch) {
+        case .found(let slot): return slot
+        case .empty: return nil
+        }
+    }
+
+    /// The slot of the name hashed `hash` if the table holds it; otherwise files `fresh` under
+    /// `hash` and returns `fresh`. One probe sequence either way.
+    public mutating func findOrInsert(hash: UInt32, fresh: Int32, where isMatch: (Int32) -> Bool) -> Int32 {
+        if (count + 1) * 2 > buckets.count { grow() }
+        switch probe(hash: hash, isMatch) {
+        case .found(let slot):
+            return slot
+        case .empty(let index):
+            buckets[index] = UInt64(hash) << 32 | UInt64(UInt32(bitPattern: fresh + 1))
+            count += 1
+            return fresh
+        }
+    }
+
+    /// Removes the name hashed `hash` and returns its slot, nil if the table does not hold it.
+    public mutating func remove(hash: UInt32, where isMatch: (Int32) -> Bool) -> Int32? {
+        guard let slot = find(hash: hash, where: isMatch) else { return nil }
+        let mask = buckets.count - 1
+        var hole = Int(hash) & mask
+        while buckets[hole] & 0xFFFF_FFFF != UInt64(UInt32(bitPattern: slot + 1)) { hole = (hole + 1) & mask }
+        // Backward shift: pull later buckets of the run into the hole when their home allows.
+        var next = (hole + 1) & mask
+        while buckets[next] != 0 {
+            let home = Int(buckets[next] >> 32) & mask
+            if (next - home) & mask >= (next - hole) & mask {
+                buckets[hole] = buckets[next]
+                hole = next
+            }
+            next = (next + 1) & mask
+        }
+        buckets[hole] = 0
+        count -= 1
+        return slot
+    }
+
+    /// Makes room for `capacity` names without growing.
+    public mutating func reserveCapacity(_ capacity: Int) {
+        while capacity * 2 > buckets.count { grow() }
+    }
+
+    private enum Probe {
+        case found(Int32)
+        /// The empty bucket where the name would go.
+        case empty(Int)
+    }
+
+    private func probe(hash: UInt32, _ isMatch: (Int32) -> Bool) -> Probe {
+        let mask = buckets.count - 1
+        var index = Int(hash) & mask
+        while true {
+            let bucket = buckets[index]
+            if bucket == 0 { return .empty(index) }
+            let slot = Int32(truncatingIfNeeded: bucket & 0xFFFF_FFFF) - 1
+            if UInt32(truncatingIfNeeded: bucket >> 32) == hash, isMatch(slot) { return .found(slot) }
+            index = (index + 1) & mask
+        }
+    }
+
+    private mutating func grow() {
+        let old = buckets
+        buckets = Array(repeating: 0, count: max(16, old.count * 2))
+        let mask = buckets.count - 1
+        for bucket in old where bucket != 0 {
+            var index = Int(bucket >> 32) & mask
+            while buckets[index] != 0 { index = (index + 1) & mask }
+            buckets[index] = bucket
+        }
+    }
+}

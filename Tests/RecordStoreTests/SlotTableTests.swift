@@ -1,0 +1,74 @@
+import RecordStore
+import Testing
+import TestSupport
+
+/// `SlotTable` finds, files and removes names kept in the caller's array, as a dictionary would,
+/// including when many names share a hash (long probe runs, removals from their middle).
+@Suite struct SlotTableTests {
+    /// Random inserts and removals against a dictionary; `hashOf` chooses the hashes (the real
+    /// one, or a few values so that runs collide).
+    private func check(seed: UInt64, hashOf: (String) -> UInt32) {
+        var random = SeededGenerator(seed: seed)
+        var table = SlotTable()
+        var names: [String] = []
+        var free: [Int32] = []
+        var model: [String: Int32] = [:]
+        for step in 0..<3_000 {
+            let name = "n\(random.next() % 400)"
+            let hash = hashOf(name)
+            if random.next() % 3 == 0 {
+                let removed = table.remove(hash: hash) { names[Int($0)] == name }
+                #expect(removed == model.removeValue(forKey: name), "step \(step)")
+                if let removed { free.append(removed) }
+            } else {
+                let fresh = free.last ?? Int32(names.count)
+                let slot = table.findOrInsert(hash: hash, fresh: fresh) { names[Int($0)] == name }
+                if let known = model[name] {
+                    #expect(slot == known, "step \(step)")
+                } else {
+                    #expect(slot == fresh, "step \(step)")
+                    if fresh == Int32(names.count) { names.append(name) } else { names[Int(free.removeLast())] = name }
+                    model[name] = fresh
+                }
+            }
+            #expect(table.count == model.count)
+        }
+        for index in 0..<400 {
+            let name = "n\(index)"
+            #expect(table.find(hash: hashOf(name)) { names[Int($0)] == name } == model[name])
+        }
+    }
+
+    @Test("matches a dictionary under random inserts and removals", arguments: [1, 2, 3] as [UInt64])
+    func matchesDictionary(seed: UInt64) {
+        check(seed: seed) { SlotTable.hash($0) }
+    }
+
+    @Test("matches a dictionary when every name shares one of three hashes")
+    func collidingHashes() {
+        check(seed: 9) { UInt32($0.utf8.count % 3) }
+    }
+
+    @Test("the hash of a string is the hash of its UTF-8 bytes, and stable within a process")
+    func hashOfBytes() {
+        for name in ["", "a", "note-00000001", "a name longer than sixteen bytes", "é✓"] {
+            let bytes = Array(name.utf8)
+            #expect(bytes.withUnsafeBytes { SlotTable.hash($0) } == SlotTable.hash(name))
+            #expect(SlotTable.hash(name) == SlotTable.hash(String(name)))
+        }
+    }
+
+    @Test("reserving capacity keeps every name findable")
+    func reserve() {
+        var table = SlotTable()
+        let names = (0..<100).map { "r\($0)" }
+        for (slot, name) in names.enumerated() {
+            _ = table.findOrInsert(hash: SlotTable.hash(name), fresh: Int32(slot)) { names[Int($0)] == name }
+        }
+        table.reserveCapacity(10_000)
+        for (slot, name) in names.enumerated() {
+            #expect(table.find(hash: SlotTable.hash(name)) { names[Int($0)] == name } == Int32(slot))
+        }
+        #expect(table.find(hash: SlotTable.hash("absent")) { names[Int($0)] == "absent" } == nil)
+    }
+}
