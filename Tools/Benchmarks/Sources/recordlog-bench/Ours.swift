@@ -99,6 +99,23 @@ final class Ours: @unchecked Sendable {
 
     func close() throws { try database.close() }
 
+    /// Reads, checks and decompresses every batch of the closed store's Notes log, visiting each
+    /// record without decoding it: the floor for any cold open that reads the notes from the log.
+    /// Returns how many records it visited.
+    static func scanLog(path: String) throws -> Int {
+        var options = LogOptions()
+        options.readOnly = true
+        let log = try Log(directory: path, options: options)
+        defer { try? log.close() }
+        let partition = try log.partition(for: zone.zoneName)
+        var count = 0
+        try partition.forEachRecordInPlace(from: partition.startOffset) { _ in
+            count += 1
+            return true
+        }
+        return count
+    }
+
     init(path: String, database: Database, manager: RecordNotesManager?) {
         self.path = path
         self.database = database
