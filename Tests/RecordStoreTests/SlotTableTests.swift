@@ -71,4 +71,21 @@ import TestSupport
         }
         #expect(table.find(hash: SlotTable.hash("absent")) { names[Int($0)] == "absent" } == nil)
     }
+
+    @Test("a table reserved for a million names in one step works as a grown one")
+    func largeTable() {
+        var table = SlotTable()
+        table.reserveCapacity(1 << 20)
+        let names = (0..<50_000).map { "large-\($0)" }
+        for (slot, name) in names.enumerated() {
+            #expect(table.findOrInsert(hash: SlotTable.hash(name), fresh: Int32(slot)) { names[Int($0)] == name } == Int32(slot))
+        }
+        for (slot, name) in names.enumerated().reversed() where slot % 7 == 0 {
+            #expect(table.remove(hash: SlotTable.hash(name)) { names[Int($0)] == name } == Int32(slot))
+        }
+        #expect(table.count == names.count - (names.count + 6) / 7)
+        for (slot, name) in names.enumerated() {
+            #expect(table.find(hash: SlotTable.hash(name)) { names[Int($0)] == name } == (slot % 7 == 0 ? nil : Int32(slot)))
+        }
+    }
 }

@@ -96,7 +96,9 @@ public struct SlotTable: Sendable {
 
     /// Makes room for `capacity` names without growing.
     public mutating func reserveCapacity(_ capacity: Int) {
-        while capacity * 2 > buckets.count { grow() }
+        var size = max(16, buckets.count)
+        while capacity * 2 > size { size *= 2 }
+        if size > buckets.count { resize(to: size) }
     }
 
     private enum Probe {
@@ -118,8 +120,12 @@ public struct SlotTable: Sendable {
     }
 
     private mutating func grow() {
+        resize(to: max(16, buckets.count * 2))
+    }
+
+    private mutating func resize(to size: Int) {
         let old = buckets
-        buckets = Array(repeating: 0, count: max(16, old.count * 2))
+        buckets = Array(repeating: 0, count: size)
         let mask = buckets.count - 1
         for bucket in old where bucket != 0 {
             var index = Int(bucket >> 32) & mask
