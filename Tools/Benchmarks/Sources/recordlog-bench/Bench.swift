@@ -1,7 +1,7 @@
 import Foundation
 import RecordLog
 
-// recordlog-bench [--quick] [--json FILE] [--dir DIR] [--records N] [--until W1|W2|W3|W4|W5] [--commit-cost [--preload N]]
+// recordlog-bench [--quick] [--json FILE] [--dir DIR] [--records N] [--until W1|W2|W3|W4|W5] [--commit-cost [--preload N]] [--replay-cost DIR [--rounds N]]
 // Runs every workload through RecordLog and through SQLite (GRDB), in this one process, and
 // prints ours, peer and their ratio (> 1 means RecordLog is better).
 
@@ -57,6 +57,12 @@ enum Bench {
             defer { try? FileManager.default.removeItem(atPath: workDirectory) }
             print(try await CommitCost.run(directory: workDirectory, commits: value(after: "--records").flatMap(Int.init) ?? 20_000, writers: [1, 16],
                 preload: value(after: "--preload").flatMap(Int.init) ?? 0))
+            return
+        }
+
+        if let directory = value(after: "--replay-cost") {
+            print(try await ReplayCost.run(directory: directory, records: value(after: "--records").flatMap(Int.init) ?? 1_000_000,
+                rounds: value(after: "--rounds").flatMap(Int.init) ?? 3))
             return
         }
 
