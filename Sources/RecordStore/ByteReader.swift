@@ -32,21 +32,37 @@ struct ByteReader {
     }
 
     /// An unsigned LEB128 varint of at most 10 bytes, in its shortest form.
+    @inline(__always)
     mutating func readVarint() throws(RecordDecodingError) -> UInt64 {
+        // Most varints (tags, counts, short lengths) are one byte.
+        if offset < bytes.count, bytes[offset] < 0x80 {
+            defer { offset += 1 }
+            return UInt64(bytes[offset])
+        }
+        return try readLongVarint()
+    }
+
+    /// ``readVarint()`` past its one-byte case.
+    private mutating func readLongVarint() throws(RecordDecodingError) -> UInt64 {
         let start = offset
+        var index = offset
         var result: UInt64 = 0
         var shift: UInt64 = 0
-        while true {
-            let byte = try readByte()
+        while index < bytes.count {
+            let byte = bytes[index]
+            index += 1
             if shift == 63 && byte > 1 { throw RecordDecodingError(.nonCanonical, at: start) }
             result |= UInt64(byte & 0x7F) << shift
             if byte & 0x80 == 0 {
                 // A last byte of zero (after the first) means the varint was longer than needed.
-                if byte == 0 && offset - start > 1 { throw RecordDecodingError(.nonCanonical, at: start) }
+                if byte == 0 && index - start > 1 { throw RecordDecodingError(.nonCanonical, at: start) }
+                offset = index
                 return result
             }
             shift += 7
         }
+        offset = index
+        throw error(.truncated)
     }
 
     /// A zigzag-encoded varint (Kafka's varlong).

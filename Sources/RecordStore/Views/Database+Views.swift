@@ -90,19 +90,21 @@ extension Database {
             return
         }
         try ReplayPipeline.run(read: { first, send in
-            var chunk: ReplayChunk? = first
-            func handOverIfFull() -> Bool {
+            // `chunk` is passed, not captured, by the nested function: a variable it captured
+            // would be boxed and checked for exclusive access at run time, on every record.
+            func handOverIfFull(_ chunk: inout ReplayChunk?) -> Bool {
                 guard let full = chunk, full.isFull else { return true }
                 chunk = send(full)
                 return chunk != nil
             }
+            var chunk: ReplayChunk? = first
             try walk(zones, from: starts, saved: { id, value in
                 _ = try StoredRecord(value, recordID: id)
                 chunk?.appendSave(id, value: value)
-                return handOverIfFull()
+                return handOverIfFull(&chunk)
             }, other: { event in
                 chunk?.appendOther(event)
-                return handOverIfFull()
+                return handOverIfFull(&chunk)
             })
             return chunk
         }, fold: { chunk in
