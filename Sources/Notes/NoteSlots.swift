@@ -1,19 +1,43 @@
 import Foundation
 import RecordStore
 
-/// The notes of the Notes view in one array of slots, each note found by its id through a
-/// ``SlotTable`` (one fast hash, no per-note key copy), and each folder's notes kept in listing
-/// order (``FolderOrder``).
+/// The notes of the Notes view: one compact cell per note in an array of slots, the texts (ids and
+/// contents) in a ``TextArena``, each note found by its id through a ``SlotTable``, and each
+/// folder's notes kept in listing order (``FolderOrder``).
 ///
-/// One table keyed by note id, rather than a table per folder, so that a save hashes the note's id
-/// once, whether the note is new, stays in its folder or moves. A deleted note's slot is reused.
+/// About 48 bytes per note besides its text, against some 200 for a `Note` with its three
+/// strings; a note is rebuilt as a `Note` only when read. One table keyed by note id, rather than
+/// a table per folder, so that a save hashes the note's id once, whether the note is new, stays in
+/// its folder or moves. A deleted note's slot is reused. Ids are compared by their UTF-8 bytes
+/// (record names are ASCII).
 struct NoteSlots: Sendable {
-    /// The notes by slot; a free slot holds an empty note.
-    private(set) var notes: [Note] = []
-    /// Note id → slot (the ids are those of `notes`).
+    /// A note, its texts in `texts`.
+    struct Cell: Sendable {
+        /// Seconds since the reference date; meaningful when `flags` says so.
+        var created: Double
+        var modified: Double
+        var id: TextRef
+        var content: TextRef
+        /// Index into `folderIDsByIndex`; -1 for a free slot.
+        var folder: Int32
+        var flags: UInt8
+
+        static let hasCreated: UInt8 = 1
+        static let hasModified: UInt8 = 2
+        static let free = Cell(created: 0, modified: 0, id: .empty, content: .empty, folder: -1, flags: 0)
+
+        var isFree: Bool { folder < 0 }
+        var createdAt: Date? { flags & Self.hasCreated == 0 ? nil : Date(timeIntervalSinceReferenceDate: created) }
+        var modifiedAt: Date? { flags & Self.hasModified == 0 ? nil : Date(timeIntervalSinceReferenceDate: modified) }
+    }
+
+    /// The cells by slot.
+    private(set) var cells: [Cell] = []
+    private var texts = TextArena()
+    /// Note id → slot (the ids are those of `cells`).
     private var ids = SlotTable()
     private var freeSlots: [Int32] = []
-    /// Folder id → index into `folderIDs` and `orders`. A folder stays once it has held a note.
+    /// Folder id → index into `folderIDsByIndex` and `orders`. A folder stays once it has held a note.
     private var folderTable = SlotTable()
     private var folderIDsByIndex: [String] = []
     private var orders: [FolderOrder] = []
@@ -24,17 +48,26 @@ struct NoteSlots: Sendable {
 
     /// Makes room for `notes` notes without growing the tables.
     mutating func reserveCapacity(_ notes: Int) {
-        self.notes.reserveCapacity(notes)
+        cells.reserveCapacity(notes)
         ids.reserveCapacity(notes)
     }
 
-    private func slot(of id: String) -> Int32? {
-        ids.find(hash: SlotTable.hash(id)) { notes[Int($0)].id == id }
+    private func slot(of id: UnsafeBufferPointer<UInt8>) -> Int32? {
+        ids.find(hash: SlotTable.hash(UnsafeRawBufferPointer(id))) { texts.withBytes(cells[Int($0)].id) { $0.hasSameBytes(as: id) } }
     }
 
     /// The note with this id, if any.
     func note(_ id: String) -> Note? {
-        slot(of: id).map { notes[Int($0)] }
+        var id = id
+        return id.withUTF8 { slot(of: $0) }.map { note(at: $0) }
+    }
+
+    /// The note in `slot`, rebuilt from its cell.
+    private func note(at slot: Int32) -> Note {
+        let cell = cells[Int(slot)]
+        return Note(
+            id: texts.string(cell.id), folderID: folderIDsByIndex[Int(cell.folder)], content: texts.string(cell.content),
+            createdAt: cell.createdAt, modifiedAt: cell.modifiedAt)
     }
 
     /// The ids of the folders that hold notes, ascending.
@@ -42,47 +75,98 @@ struct NoteSlots: Sendable {
         zip(folderIDsByIndex, orders).compactMap { $1.isEmpty ? nil : $0 }.sorted()
     }
 
-    private func folderIndex(of id: String) -> Int? {
-        folderTable.find(hash: SlotTable.hash(id)) { folderIDsByIndex[Int($0)] == id }.map(Int.init)
+    private func folderIndex(of id: UnsafeBufferPointer<UInt8>) -> Int? {
+        folderTable.find(hash: SlotTable.hash(UnsafeRawBufferPointer(id))) { index in
+            var folder = folderIDsByIndex[Int(index)]
+            return folder.withUTF8 { $0.hasSameBytes(as: id) }
+        }.map(Int.init)
     }
 
     /// A folder's notes by modification date, then id.
     func notes(in folderID: String) -> [Note] {
-        guard let index = folderIndex(of: folderID) else { return [] }
-        return orders[index].slots.map { notes[Int($0)] }
+        var folderID = folderID
+        guard let index = folderID.withUTF8({ folderIndex(of: $0) }) else { return [] }
+        return orders[index].slots.map { note(at: $0) }
     }
 
     /// Adds `note`, or replaces the note with its id (moving it between folders as needed).
     mutating func save(_ note: Note) {
-        let fresh = freeSlots.last ?? Int32(notes.count)
+        var id = note.id, folderID = note.folderID, content = note.content
+        id.withUTF8 { id in
+            folderID.withUTF8 { folderID in
+                content.withUTF8 { content in
+                    save(id: id, folderID: folderID, content: content, createdAt: note.createdAt, modifiedAt: note.modifiedAt)
+                }
+            }
+        }
+    }
+
+    /// Adds the note with these fields, or replaces the note with its id; copies the bytes.
+    mutating func save(
+        id: UnsafeBufferPointer<UInt8>, folderID: UnsafeBufferPointer<UInt8>, content: UnsafeBufferPointer<UInt8>,
+        createdAt: Date?, modifiedAt: Date?
+    ) {
+        let fresh = freeSlots.last ?? Int32(cells.count)
         // The table asks about the notes while it changes: lend it out of `self` meanwhile.
         var table = SlotTable()
         swap(&table, &ids)
-        let slot = table.findOrInsert(hash: SlotTable.hash(note.id), fresh: fresh) { notes[Int($0)].id == note.id }
-        swap(&table, &ids)
-        if slot == fresh {
-            if slot == Int32(notes.count) { notes.append(note) } else { freeSlots.removeLast(); notes[Int(slot)] = note }
-        } else {
-            let previous = notes[Int(slot)]
-            if previous.folderID == note.folderID, previous.modifiedAt == note.modifiedAt {
-                notes[Int(slot)] = note
-                return
-            }
-            if let index = folderIndex(of: previous.folderID) { orders[index].remove(slot, previous, notes: notes) }
-            notes[Int(slot)] = note
+        let slot = table.findOrInsert(hash: SlotTable.hash(UnsafeRawBufferPointer(id)), fresh: fresh) {
+            texts.withBytes(cells[Int($0)].id) { $0.hasSameBytes(as: id) }
         }
-        orders[folderIndexFiling(note.folderID)].insert(slot, note, notes: notes)
+        swap(&table, &ids)
+        let folder = Int32(folderIndexFiling(folderID))
+        var cell = Cell(
+            created: createdAt?.timeIntervalSinceReferenceDate ?? 0, modified: modifiedAt?.timeIntervalSinceReferenceDate ?? 0,
+            id: .empty, content: .empty, folder: folder,
+            flags: (createdAt == nil ? 0 : Cell.hasCreated) | (modifiedAt == nil ? 0 : Cell.hasModified))
+        var stays = false
+        if slot == fresh {
+            cell.id = texts.append(id)
+            if slot == Int32(cells.count) { cells.append(.free) } else { freeSlots.removeLast() }
+        } else {
+            let previous = cells[Int(slot)]
+            cell.id = previous.id
+            texts.release(previous.content)
+            stays = previous.folder == folder && previous.flags & Cell.hasModified == cell.flags & Cell.hasModified && previous.modified == cell.modified
+            if !stays { reorder(previous.folder) { $0.remove(slot, sortsBefore: $1) } }
+        }
+        cell.content = texts.append(content)
+        cells[Int(slot)] = cell
+        if !stays { reorder(folder) { $0.insert(slot, sortsBefore: $1) } }
+        compactIfWanted()
+    }
+
+    /// Whether the note in slot `lhs` lists before the note in slot `rhs`: by modification date
+    /// (a note never saved first), then by id.
+    private func sortsBefore(_ lhs: Int32, _ rhs: Int32) -> Bool {
+        let left = cells[Int(lhs)], right = cells[Int(rhs)]
+        let leftDate = left.flags & Cell.hasModified == 0 ? Date.distantPast.timeIntervalSinceReferenceDate : left.modified
+        let rightDate = right.flags & Cell.hasModified == 0 ? Date.distantPast.timeIntervalSinceReferenceDate : right.modified
+        if leftDate != rightDate { return leftDate < rightDate }
+        return texts.withBytes(left.id) { leftID in texts.withBytes(right.id) { leftID.precedesBytes(of: $0) } }
+    }
+
+    /// Applies `change` to the order of `folder`, which it may arrange with ``sortsBefore(_:_:)``.
+    private mutating func reorder(_ folder: Int32, _ change: (inout FolderOrder, (Int32, Int32) -> Bool) -> Void) {
+        // Taken out of `self` meanwhile, so that the comparison may read the cells.
+        var order = FolderOrder(capacity: 0)
+        swap(&order, &orders[Int(folder)])
+        change(&order) { sortsBefore($0, $1) }
+        swap(&order, &orders[Int(folder)])
     }
 
     /// The index of the folder `id`, filed now if new.
-    private mutating func folderIndexFiling(_ id: String) -> Int {
+    private mutating func folderIndexFiling(_ id: UnsafeBufferPointer<UInt8>) -> Int {
         let fresh = Int32(folderIDsByIndex.count)
         var table = SlotTable()
         swap(&table, &folderTable)
-        let index = table.findOrInsert(hash: SlotTable.hash(id), fresh: fresh) { folderIDsByIndex[Int($0)] == id }
+        let index = table.findOrInsert(hash: SlotTable.hash(UnsafeRawBufferPointer(id)), fresh: fresh) { index in
+            var folder = folderIDsByIndex[Int(index)]
+            return folder.withUTF8 { $0.hasSameBytes(as: id) }
+        }
         swap(&table, &folderTable)
         if index == fresh {
-            folderIDsByIndex.append(id)
+            folderIDsByIndex.append(String(decoding: id, as: UTF8.self))
             orders.append(FolderOrder(capacity: folderCapacity))
         }
         return Int(index)
@@ -91,21 +175,41 @@ struct NoteSlots: Sendable {
     /// Removes the note with this id; returns it, or nil when there is none.
     @discardableResult
     mutating func remove(_ id: String) -> Note? {
-        var table = SlotTable()
-        swap(&table, &ids)
-        let slot = table.remove(hash: SlotTable.hash(id)) { notes[Int($0)].id == id }
-        swap(&table, &ids)
-        guard let slot else { return nil }
-        let note = notes[Int(slot)]
-        if let index = folderIndex(of: note.folderID) { orders[index].remove(slot, note, notes: notes) }
-        notes[Int(slot)] = Note(id: "", folderID: "")
-        freeSlots.append(slot)
-        return note
+        var id = id
+        return id.withUTF8 { id in
+            var table = SlotTable()
+            swap(&table, &ids)
+            let slot = table.remove(hash: SlotTable.hash(UnsafeRawBufferPointer(id))) { texts.withBytes(cells[Int($0)].id) { $0.hasSameBytes(as: id) } }
+            swap(&table, &ids)
+            guard let slot else { return nil }
+            let note = note(at: slot)
+            let cell = cells[Int(slot)]
+            reorder(cell.folder) { $0.remove(slot, sortsBefore: $1) }
+            texts.release(cell.id)
+            texts.release(cell.content)
+            cells[Int(slot)] = .free
+            freeSlots.append(slot)
+            compactIfWanted()
+            return note
+        }
+    }
+
+    /// Rewrites the live texts into a new arena once released texts outweigh them.
+    private mutating func compactIfWanted() {
+        guard texts.wantsCompaction else { return }
+        var compacted = TextArena()
+        for index in cells.indices where !cells[index].isFree {
+            cells[index].id = texts.withBytes(cells[index].id) { compacted.append($0) }
+            cells[index].content = texts.withBytes(cells[index].content) { compacted.append($0) }
+        }
+        texts = compacted
     }
 
     /// Every note, in no particular order.
     var allNotes: some Sequence<Note> {
-        let free = Set(freeSlots)
-        return notes.indices.lazy.filter { !free.contains(Int32($0)) }.map { notes[$0] }
+        cells.indices.lazy.filter { !cells[$0].isFree }.map { note(at: Int32($0)) }
     }
+
+    /// Memory the texts take, in bytes (for tests of compaction).
+    var textCapacity: Int { texts.capacity }
 }

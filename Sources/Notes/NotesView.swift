@@ -60,10 +60,22 @@ public struct NotesView: MaterializedView {
         }
     }
 
-    /// Reads only the note's `folder` and `content` fields of the record, in place; folds as
-    /// `apply(.saved(record.materialized()))` does.
+    /// Reads only the note's `folder` and `content` fields of the record, in place, and copies
+    /// their bytes into the view without building strings; folds as
+    /// `apply(.saved(record.materialized()))` does (``NotesRecords/note(from:)``).
     public mutating func apply(saved record: StoredRecord) {
-        save(record)
+        guard record.recordID.zoneID == NotesRecords.zone, record.hasRecordType(NotesRecords.noteType) else { return }
+        var id = record.recordID.recordName
+        id.withUTF8 { id in
+            record.withReferenceNameUTF8(Note.Fields.folderID.rawValue) { folder in
+                guard let folder else { return }
+                record.withStringUTF8(Note.Fields.content.rawValue) { content in
+                    storage.save(
+                        id: id, folderID: folder, content: content ?? UnsafeBufferPointer(start: nil, count: 0),
+                        createdAt: record.creationDate, modifiedAt: record.modificationDate)
+                }
+            }
+        }
     }
 
     private mutating func save(_ record: some NotesRecordSource) {

@@ -55,11 +55,47 @@ import TestSupport
         #expect(slots.remove("1") == nil, "a second delete finds nothing")
         let third = Note(id: "3", folderID: "g", content: "three", modifiedAt: Date(timeIntervalSince1970: 3))
         slots.save(third)
-        #expect(slots.notes.count == 2, "the freed slot holds the new note")
+        #expect(slots.cells.count == 2, "the freed slot holds the new note")
         #expect(slots.notes(in: "f") == [second])
         #expect(slots.notes(in: "g") == [third])
         #expect(slots.folderIDs == ["f", "g"])
         #expect(slots.remove("2") == second)
         #expect(slots.folderIDs == ["g"], "an emptied folder is not listed")
+    }
+
+    @Test("texts of any length and script, empty content and missing dates come back exactly")
+    func textsRoundTrip() {
+        var slots = NoteSlots()
+        let long = String(repeating: "é🙂z", count: 200_000)  // longer than a page of the arena
+        let notes = [
+            Note(id: "a", folderID: "f", content: "", createdAt: nil, modifiedAt: nil),
+            Note(id: "b", folderID: "dossier-é", content: "naïve café 日本語 🙂", createdAt: Date(timeIntervalSince1970: 1.5), modifiedAt: nil),
+            Note(id: "c", folderID: "f", content: long, createdAt: nil, modifiedAt: Date(timeIntervalSinceReferenceDate: -3.25)),
+            Note(id: "d", folderID: "f", content: "after the long one", createdAt: .distantPast, modifiedAt: .distantFuture),
+        ]
+        for note in notes { slots.save(note) }
+        for note in notes { #expect(slots.note(note.id) == note) }
+        #expect(slots.notes(in: "dossier-é") == [notes[1]])
+        #expect(slots.notes(in: "f").map(\.id) == ["a", "c", "d"], "no date sorts first")
+    }
+
+    @Test("edits and deletes do not grow the texts' memory without bound: released texts are compacted away")
+    func compaction() {
+        var slots = NoteSlots()
+        let content = String(repeating: "x", count: 1000)
+        for round in 0..<50 {
+            for index in 0..<100 {
+                slots.save(Note(id: "note-\(index)", folderID: "f", content: "\(round) " + content, modifiedAt: Date(timeIntervalSince1970: Double(round))))
+            }
+            for index in stride(from: 0, to: 100, by: 10) where round % 2 == 1 { slots.remove("note-\(index)") }
+        }
+        // 100 notes of about 1 KB live; 5,000 saves wrote about 5 MB.
+        #expect(slots.textCapacity <= 3 * TextArena.pageSize)
+        #expect(slots.count == 90)
+        for index in 0..<100 {
+            let expected = index % 10 == 0 ? nil : Note(id: "note-\(index)", folderID: "f", content: "49 " + content, modifiedAt: Date(timeIntervalSince1970: 49))
+            #expect(slots.note("note-\(index)") == expected)
+        }
+        #expect(slots.notes(in: "f").map(\.id) == (0..<100).filter { $0 % 10 != 0 }.map { "note-\($0)" }.sorted())
     }
 }

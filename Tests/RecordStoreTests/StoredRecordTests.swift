@@ -42,6 +42,13 @@ enum StoredRecordAgreement {
             for key in record.allKeys() {
                 #expect(stored[key] == record[key], "field \(key)")
                 #expect(stored[key + "_"] == nil)
+                // The borrowed bytes of strings and reference names, and nil for any other kind.
+                var string: [UInt8]?, name: [UInt8]?
+                if case .string(let text)? = record[key] { string = Array(text.utf8) }
+                if case .reference(let reference)? = record[key] { name = Array(reference.recordID.recordName.utf8) }
+                #expect(stored.withStringUTF8(key) { $0.map(Array.init) } == string, "string \(key)")
+                #expect(stored.withReferenceNameUTF8(key) { $0.map(Array.init) } == name, "reference \(key)")
+                #expect(stored.withStringUTF8(key + "_") { $0 == nil })
             }
             #expect(stored["a"] == nil)
             #expect(stored["zzz"] == nil)

@@ -67,18 +67,52 @@ public struct StoredRecord {
         key.withUTF8Bytes { wanted in (try? field(wanted)) ?? nil }
     }
 
+    /// Calls `body` with the UTF-8 bytes of the field `key` when it holds a string, else with nil.
+    /// The bytes are borrowed from the log, as the record is: no string is built, so that a
+    /// replay can copy them where it keeps them.
+    public func withStringUTF8<Result>(_ key: String, _ body: (UnsafeBufferPointer<UInt8>?) -> Result) -> Result {
+        body(borrowedText(key, .string))
+    }
+
+    /// Calls `body` with the UTF-8 bytes of the referenced record's name when the field `key`
+    /// holds a reference, else with nil; borrowed as ``withStringUTF8(_:_:)``'s.
+    public func withReferenceNameUTF8<Result>(_ key: String, _ body: (UnsafeBufferPointer<UInt8>?) -> Result) -> Result {
+        body(borrowedText(key, .reference))
+    }
+
+    /// The bytes of a string, or of a reference's record name, in place; nil for any other field.
+    private func borrowedText(_ key: String, _ kind: RecordCodec.Tag) -> UnsafeBufferPointer<UInt8>? {
+        key.withUTF8Bytes { wanted in
+            // The bytes were checked when the record was created: reading them cannot fail.
+            let bytes = try? seek(wanted) { tag, reader throws(RecordDecodingError) -> UnsafeBufferPointer<UInt8>? in
+                guard tag == kind else { return nil }
+                if tag == .reference { _ = try reader.readByte() }
+                return try reader.readBytes(tag == .reference ? Int(try reader.readByte()) : try reader.readCount())
+            }
+            return bytes ?? nil
+        }
+    }
+
     /// Finds the field `wanted` among the checked fields and builds its value.
     private func field(_ wanted: UnsafeBufferPointer<UInt8>) throws(RecordDecodingError) -> FieldValue? {
+        try seek(wanted) { tag, reader throws(RecordDecodingError) in
+            try FieldPayloadReader<PayloadModes.BuildChecked>(zoneID: recordID.zoneID).readPayload(tag, depth: 0, from: &reader)
+        }
+    }
+
+    /// Finds the field `wanted` among the checked fields and reads its payload with `read`, given
+    /// the field's tag and a reader at the payload; nil when there is no such field.
+    private func seek<Value>(
+        _ wanted: UnsafeBufferPointer<UInt8>, read: (RecordCodec.Tag, inout ByteReader) throws(RecordDecodingError) -> Value?
+    ) throws(RecordDecodingError) -> Value? {
         var reader = ByteReader(fields)
         let skip = FieldPayloadReader<PayloadModes.SkipChecked>(zoneID: recordID.zoneID)
         for _ in 0..<(try reader.readCount()) {
             let key = try reader.readIdentifierBytes(checked: false)
             let tag = try skip.readTag(from: &reader)
-            if key.hasSameBytes(as: wanted) {
-                return try FieldPayloadReader<PayloadModes.BuildChecked>(zoneID: recordID.zoneID).readPayload(tag, depth: 0, from: &reader)
-            }
+            if key.hasSameBytes(as: wanted) { return try read(tag, &reader) }
             // Keys ascend: past the wanted key, it is not there.
-            if wanted.lexicographicallyPrecedes(key) { return nil }
+            if wanted.precedesBytes(of: key) { return nil }
             _ = try skip.readPayload(tag, depth: 0, from: &reader)
         }
         return nil
