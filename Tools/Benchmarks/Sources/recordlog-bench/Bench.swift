@@ -1,7 +1,7 @@
 import Foundation
 import RecordLog
 
-// recordlog-bench [--quick] [--json FILE] [--dir DIR] [--records N] [--until W1|W2|W3|W4|W5] [--commit-cost [--preload N]] [--replay-cost DIR [--rounds N]]
+// recordlog-bench [--quick] [--json FILE] [--dir DIR] [--records N] [--until W1|W2|W3|W4|W5] [--commit-cost [--preload N]] [--replay-cost DIR [--rounds N]] [--batch-cost [--no-views]]
 // Runs every workload through RecordLog and through SQLite (GRDB), in this one process, and
 // prints ours, peer and their ratio (> 1 means RecordLog is better).
 
@@ -57,6 +57,14 @@ enum Bench {
             defer { try? FileManager.default.removeItem(atPath: workDirectory) }
             print(try await CommitCost.run(directory: workDirectory, commits: value(after: "--records").flatMap(Int.init) ?? 20_000, writers: [1, 16],
                 preload: value(after: "--preload").flatMap(Int.init) ?? 0))
+            return
+        }
+
+        if arguments.contains("--batch-cost") {
+            try FileManager.default.createDirectory(atPath: workDirectory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: workDirectory) }
+            print(try await CommitCost.batches(directory: workDirectory, records: value(after: "--records").flatMap(Int.init) ?? 200_000,
+                views: !arguments.contains("--no-views")))
             return
         }
 

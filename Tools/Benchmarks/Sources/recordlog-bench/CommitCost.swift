@@ -27,4 +27,22 @@ enum CommitCost {
         }
         return lines.joined(separator: "\n")
     }
+
+    /// `--batch-cost [--no-views]`: W1's path alone, the CPU of saving `records` records in
+    /// commits of 1000 without fsync, per record; with the Notes views live, or (`--no-views`)
+    /// the database alone. Rows are made before the timing, as in W1.
+    static func batches(directory: String, records: Int, views: Bool) async throws -> String {
+        let path = directory + "/batch-cost"
+        let database = try await Database(directory: path, durability: .noSyncUnsafe, maximumItemsPerRequest: 1000)
+        defer { try? database.close() }
+        let manager = views ? try await RecordNotesManager(database: database) : nil
+        if !views { _ = try await database.createZone(Ours.zone) }
+        let ours = Ours(path: path, database: database, manager: manager)
+        try await ours.saveFolders()
+        let commits = stride(from: 0, to: records, by: 1000).map { start in (start..<min(start + 1000, records)).map(Dataset.row) }
+        var seconds = 0.0
+        for rows in commits { seconds += try await Measure.seconds { try await ours.saveCommit(rows) } }
+        return String(format: "%d records in commits of 1000, %@: %.2f µs per record (%.0f records/s without fsync)",
+            records, views ? "Notes views live" : "no views", seconds * 1e6 / Double(records), Double(records) / seconds)
+    }
 }
