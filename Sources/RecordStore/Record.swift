@@ -54,6 +54,11 @@ public struct Record: Sendable {
     /// set since then are flagged on their fields. No set is allocated per record: most records
     /// change a few keys, and a save reads them once.
     private var removedKeys: [String] = []
+    /// Whether the fields' `isChanged` flags predate the last ``clearChangedKeys()`` and count
+    /// for nothing: clearing them at once would copy the fields array, which the caller's copy
+    /// of the record still shares, for every record a save returns; they are cleared on the next
+    /// edit instead, if one comes.
+    private var flagsForgotten = false
 
     /// Creates an unsaved record with no fields.
     public init(recordType: String, recordID: RecordID = RecordID()) {
@@ -89,6 +94,7 @@ public struct Record: Sendable {
             return found ? fields[index].value : nil
         }
         set {
+            settleForgottenFlags()
             let (index, found) = position(of: key)
             switch (newValue, found) {
             case (let value?, true):
@@ -117,19 +123,27 @@ public struct Record: Sendable {
     /// The keys set (or removed) locally since the record was created or last returned by the
     /// store, sorted. A save with the `.changedKeys` policy writes only these.
     public func changedKeys() -> [String] {
-        let set = fields.lazy.filter(\.isChanged).map(\.key)
-        guard !removedKeys.isEmpty else { return Array(set) }
-        return (Array(set) + removedKeys).sorted()
+        let set = flagsForgotten ? [] : fields.filter(\.isChanged).map(\.key)
+        guard !removedKeys.isEmpty else { return set }
+        return (set + removedKeys).sorted()
     }
 
     /// Forgets the changed keys, as when the store returns the record after a save.
     mutating func clearChangedKeys() {
         removedKeys.removeAll()
+        flagsForgotten = true
+    }
+
+    /// Clears the flags that ``clearChangedKeys()`` forgot, before one is set again.
+    private mutating func settleForgottenFlags() {
+        guard flagsForgotten else { return }
+        flagsForgotten = false
         for index in fields.indices where fields[index].isChanged { fields[index].isChanged = false }
     }
 
     /// Marks `key` as changed: flagged on its field when present, else a removal.
     private mutating func markChanged(_ key: String) {
+        settleForgottenFlags()
         let (index, found) = position(of: key)
         if found { fields[index].isChanged = true } else { noteRemoval(of: key) }
     }

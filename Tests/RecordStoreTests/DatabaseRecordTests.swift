@@ -33,6 +33,27 @@ import TestSupport
         }
     }
 
+    @Test("after a save, the returned record's changed keys are only the edits made to it since; the caller's copy keeps its own")
+    func changedKeysAfterSave() async throws {
+        try await withTemporaryDatabase { database in
+            let record = makeRecord("n1", ["title": .string("a"), "count": .int64(1), "old": .bool(true)])
+            var saved = try await database.save(record)
+            #expect(saved.changedKeys() == [])
+            #expect(record.changedKeys() == ["count", "old", "title"], "the caller's record is a value of its own")
+            saved["title"] = .string("b")
+            #expect(saved.changedKeys() == ["title"])
+            saved["old"] = nil
+            saved["new"] = .int64(2)
+            #expect(saved.changedKeys() == ["new", "old", "title"])
+            let again = try await database.save(saved, savePolicy: .changedKeys)
+            #expect(again.changedKeys() == [])
+            #expect(again.allKeys() == ["count", "new", "title"])
+            var edited = again
+            edited["count"] = .int64(5)
+            #expect(edited.changedKeys() == ["count"], "keys saved before are not changed again")
+        }
+    }
+
     @Test("the dates a save returns are the dates stored: a fetch returns the same Date values")
     func savedDatesAreStoredDates() async throws {
         try await withTemporaryDatabase { database in
