@@ -177,13 +177,14 @@ extension Database {
             if requestedDeletes.contains(id) { committed.deleteResults.append((id, .success(()))) }
             committed.changes.append(.deleted(id, recordType: delete.recordType))
         }
-        for change in committed.changes {
-            let event: ViewEvent
-            switch change {
-            case .saved(let record, _): event = .saved(record)
-            case .deleted(let id, let recordType): event = .deleted(id, recordType: recordType)
+        if !state.views.isEmpty {
+            let events = committed.changes.map { change -> ViewEvent in
+                switch change {
+                case .saved(let record, _): .saved(record)
+                case .deleted(let id, let recordType): .deleted(id, recordType: recordType)
+                }
             }
-            for view in state.views { view.apply(event) }
+            for view in state.views { view.apply(events) }
         }
         committed.pending = pending
         return committed
