@@ -1,7 +1,7 @@
 import Foundation
 import RecordLog
 
-// recordlog-bench [--quick] [--json FILE] [--dir DIR] [--records N] [--until W1|W2|W3|W4|W5] [--commit-cost [--preload N]] [--replay-cost DIR [--rounds N]] [--batch-cost [--no-views]]
+// recordlog-bench [--quick] [--json FILE] [--dir DIR] [--records N] [--until W1|W2|W3|W4|W5] [--commit-cost [--preload N]] [--replay-cost DIR [--rounds N] [--singles N]] [--batch-cost [--no-views]]
 // Runs every workload through RecordLog and through SQLite (GRDB), in this one process, and
 // prints ours, peer and their ratio (> 1 means RecordLog is better).
 
@@ -69,7 +69,9 @@ enum Bench {
         }
 
         if let directory = value(after: "--replay-cost") {
-            print(try await ReplayCost.run(directory: directory, records: value(after: "--records").flatMap(Int.init) ?? 1_000_000,
+            print(try await ReplayCost.run(
+                directory: directory, records: value(after: "--records").flatMap(Int.init) ?? 1_000_000,
+                singles: value(after: "--singles").flatMap(Int.init) ?? 10_000,
                 rounds: value(after: "--rounds").flatMap(Int.init) ?? 3))
             return
         }

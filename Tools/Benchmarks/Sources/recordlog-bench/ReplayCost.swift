@@ -3,10 +3,10 @@ import Notes
 import RecordStore
 
 /// `--replay-cost DIR`: W5's replay alone, repeated on one kept store, for profiling. Fills `DIR`
-/// with `records` notes first when it holds no store (commits of 1000, without fsync), then
+/// with `records` notes first when it holds no store (commits of 1000, then `singles` commits of one, without fsync), then
 /// rebuilds the Notes view from the log `rounds` times and prints the rate of each round.
 enum ReplayCost {
-    static func run(directory: String, records: Int, rounds: Int) async throws -> String {
+    static func run(directory: String, records: Int, singles: Int, rounds: Int) async throws -> String {
         if !FileManager.default.fileExists(atPath: directory) {
             let database = try await Database(directory: directory, durability: .noSyncUnsafe, maximumItemsPerRequest: 1000)
             let ours = Ours(path: directory, database: database, manager: nil)
@@ -15,6 +15,8 @@ enum ReplayCost {
             for start in stride(from: 0, to: records, by: 1000) {
                 try await ours.saveCommit((start..<min(start + 1000, records)).map(Dataset.row))
             }
+            // As the full run's W2 and W3 leave it: single-record commits after the batches.
+            try await ours.saveSingly((records..<(records + singles)).map(Dataset.row), writers: 1)
             try database.close()
         }
         let ours = try await Ours.open(path: directory, viewsToo: false)
