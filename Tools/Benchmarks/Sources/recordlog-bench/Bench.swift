@@ -1,7 +1,7 @@
 import Foundation
 import RecordLog
 
-// recordlog-bench [--quick] [--json FILE] [--dir DIR] [--records N] [--until W1|W2|W3|W4|W5] [--commit-cost [--preload N]] [--replay-cost DIR [--rounds N] [--singles N]] [--batch-cost [--no-views]]
+// recordlog-bench [--quick] [--json FILE] [--dir DIR] [--records N] [--until W1|W2|W3|W4|W5] [--commit-cost [--preload N]] [--replay-cost DIR [--rounds N] [--singles N]] [--batch-cost [--no-views]] [--changes-cost DIR [--last N] [--rounds N]]
 // Runs every workload through RecordLog and through SQLite (GRDB), in this one process, and
 // prints ours, peer and their ratio (> 1 means RecordLog is better).
 
@@ -65,6 +65,12 @@ enum Bench {
             defer { try? FileManager.default.removeItem(atPath: workDirectory) }
             print(try await CommitCost.batches(directory: workDirectory, records: value(after: "--records").flatMap(Int.init) ?? 200_000,
                 views: !arguments.contains("--no-views")))
+            return
+        }
+
+        if let directory = value(after: "--changes-cost") {
+            print(try await ChangesCost.run(directory: directory, last: value(after: "--last").flatMap(Int.init) ?? 10_000,
+                rounds: value(after: "--rounds").flatMap(Int.init) ?? 20))
             return
         }
 
