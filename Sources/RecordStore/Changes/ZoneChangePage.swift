@@ -37,19 +37,26 @@ struct ZoneChangePage {
         let most = Int(min(Int64(limit), max(0, end - from), 1 << 16))
         var entries: [Entry] = []
         entries.reserveCapacity(most)
-        var indexByName: [String: Int] = [:]
+        // Name → index into `entries`, found by the key's bytes: no string is built, and no
+        // SipHash run, for a name seen before.
+        var indexByName = SlotTable()
         indexByName.reserveCapacity(most)
         try zone.partition.forEachRecordInPlace(from: from, to: end) { event in
-            guard let name = event.keyString else { return true }
-            if let index = indexByName[name] {
-                entries[index] = Entry(offset: event.offset, name: name, change: change(of: event))
+            guard let key = event.key else { return true }
+            let bytes = key.assumingMemoryBound(to: UInt8.self)
+            let hash = SlotTable.hash(key)
+            if let index = indexByName.find(hash: hash, where: { entries[Int($0)].name.withUTF8Bytes { $0.hasSameBytes(as: bytes) } }) {
+                entries[Int(index)].offset = event.offset
+                entries[Int(index)].change = change(of: event)
                 return true
             }
+            guard let name = event.keyString else { return true }
             guard indexByName.count < limit else {
                 page.next = event.offset
                 return false
             }
-            indexByName[name] = entries.count
+            // New: no entry matches, so the table files it in the first empty bucket.
+            _ = indexByName.findOrInsert(hash: hash, fresh: Int32(entries.count), where: { _ in false })
             entries.append(Entry(offset: event.offset, name: name, change: change(of: event)))
             return true
         }
