@@ -162,6 +162,57 @@ import TestSupport
         }
     }
 
+    @Test("closing a store unchanged since its checkpoint rewrites no snapshot; a write, a zone change or a view behind its snapshot does")
+    func unchangedStoreKeepsItsCheckpoint() async throws {
+        let first = try await Database.temporary()
+        let path = first.directory
+        _ = try await history(first)
+        _ = try first.register(NoteTexts.self)
+        try first.close()
+        let viewPath = path + "/snapshots/view-" + NoteTexts.name + ".snapshot"
+        func files() throws -> [Int] {
+            try [snapshotPath(path), viewPath].map { try #require(FileManager.default.attributesOfItem(atPath: $0)[.systemFileNumber] as? Int) }
+        }
+        let written = try files()
+
+        // Opened, read, its view registered from a current snapshot, closed: nothing rewritten.
+        var database = try await Database(directory: path, durability: .noSyncUnsafe)
+        _ = try await database.fetchZoneChanges(in: zoneA, since: nil)
+        _ = try database.register(NoteTexts.self)
+        try database.close()
+        #expect(try files() == written)
+
+        // A write: both rewritten.
+        database = try await Database(directory: path, durability: .noSyncUnsafe)
+        _ = try database.register(NoteTexts.self)
+        _ = try await database.save(makeRecord("new", zone: zoneA, ["text": .string("t")]))
+        try database.close()
+        let afterWrite = try files()
+        #expect(afterWrite[0] != written[0] && afterWrite[1] != written[1])
+
+        // Unchanged again, but the view registered only after a write it missed while unregistered.
+        database = try await Database(directory: path, durability: .noSyncUnsafe)
+        _ = try await database.save(makeRecord("newer", zone: zoneA, ["text": .string("t")]))
+        try database.checkpoint()
+        let keyIndexOnly = try files()
+        #expect(keyIndexOnly[0] != afterWrite[0] && keyIndexOnly[1] == afterWrite[1], "no view registered: only the key index")
+        let texts = try database.register(NoteTexts.self)
+        try database.close()
+        let viewCaughtUp = try files()
+        #expect(viewCaughtUp[1] != afterWrite[1], "the view's snapshot was behind: rewritten")
+
+        // A zone deleted while nothing else changes: rewritten, and the reopened store agrees.
+        database = try await Database(directory: path, durability: .noSyncUnsafe)
+        try await database.deleteZone(zoneA)
+        try database.close()
+        #expect(try files()[0] != viewCaughtUp[0])
+        database = try await Database(directory: path, durability: .noSyncUnsafe)
+        #expect(try await database.allZones() == [.default])
+        #expect(try database.register(NoteTexts.self).current == (try database.rebuild(NoteTexts.self)))
+        #expect(texts.current.texts["A"]?["newer"] == "t", "the view had caught up before its snapshot was written")
+        try database.removeTemporaryDirectory()
+    }
+
     @Test("a checkpoint that cannot be written still lets close() release the store")
     func closeWhenCheckpointFails() async throws {
         try await withStoreDirectory { path in

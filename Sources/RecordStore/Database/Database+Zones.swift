@@ -116,7 +116,12 @@ extension Database {
             }
             zones[zoneID] = zone
         }
-        state.withLock { $0.zones = zones }
+        state.withLock { state in
+            state.zones = zones
+            // The checkpoint on disk is current when it covered every zone up to its end.
+            let covered = snapshot.mapValues { CheckpointPosition(incarnation: $0.incarnation, offset: $0.coveredOffset) }
+            state.checkpointed = covered == state.positions ? covered : nil
+        }
         return report
     }
 

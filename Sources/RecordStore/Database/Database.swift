@@ -19,6 +19,23 @@ public final class Database: Sendable {
         var openReport = OpenReport()
         /// Registered materialized views, fed every commit under the lock, in log order.
         var views: [ViewSink] = []
+        /// The zones' positions the checkpoint on disk covers exactly, when known: a checkpoint
+        /// of an unchanged store rewrites nothing.
+        var checkpointed: [String: CheckpointPosition]?
+        /// The views whose snapshot on disk covers `checkpointed`.
+        var currentViewSnapshots: Set<String> = []
+
+        /// Each zone's incarnation and end offset now.
+        var positions: [String: CheckpointPosition] {
+            Dictionary(zones.values.map { ($0.zoneID.zoneName, CheckpointPosition(incarnation: $0.incarnation, offset: $0.partition.endOffset)) },
+                uniquingKeysWith: { first, _ in first })
+        }
+    }
+
+    /// Where a checkpoint stands in one zone.
+    struct CheckpointPosition: Sendable, Equatable {
+        var incarnation: Int64
+        var offset: Int64
     }
 
     /// The store directory.

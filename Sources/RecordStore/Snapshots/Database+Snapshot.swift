@@ -6,21 +6,31 @@ extension Database {
     }
 
     /// Writes the key index checkpoint, so the next open replays only what follows it.
-    /// `close()` does this too.
+    /// `close()` does this too. A store unchanged since its last checkpoint (nothing written,
+    /// no view registered whose snapshot is behind) rewrites nothing.
     public func checkpoint() throws {
         try checkOpen()
         try log.sync()
-        let snapshot = try state.withLock { state in
+        let taken = try state.withLock { state -> (snapshot: StateSnapshot, positions: [String: CheckpointPosition], views: Set<String>)? in
+            let positions = state.positions
+            let views = Set(state.views.filter(\.keepsSnapshot).map(\.name))
+            if state.checkpointed == positions, views.isSubset(of: state.currentViewSnapshots) { return nil }
             try snapshotViews(state)
-            return StateSnapshot(
+            let snapshot = StateSnapshot(
                 storeID: storeID,
                 zones: state.zones.values.map { zone in
                     StateSnapshot.Zone(
                         name: zone.zoneID.zoneName, incarnation: zone.incarnation, coveredOffset: zone.partition.endOffset,
                         records: zone.records.tables)
                 })
+            return (snapshot, positions, views)
         }
-        try DurableFile.write(snapshot.encoded(), to: snapshotPath)
+        guard let taken else { return }
+        try DurableFile.write(taken.snapshot.encoded(), to: snapshotPath)
+        state.withLock { state in
+            state.checkpointed = taken.positions
+            state.currentViewSnapshots = taken.views
+        }
     }
 
     /// The checkpointed zones of this store, by name; empty when there is no usable snapshot.

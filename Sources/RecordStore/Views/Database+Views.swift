@@ -22,9 +22,15 @@ extension Database {
                 }
                 return handle
             }
-            let view = try build(View.self, zones: Array(state.zones.values), from: saved?.storeID == storeID ? saved : nil)
+            let usable = saved?.storeID == storeID ? saved : nil
+            let view = try build(View.self, zones: Array(state.zones.values), from: usable)
             let handle = ViewHandle(view)
             state.views.append(ViewSink(handle))
+            if let usable, let checkpointed = state.checkpointed,
+                usable.zones.mapValues({ CheckpointPosition(incarnation: $0.incarnation, offset: $0.offset) }) == checkpointed
+            {
+                state.currentViewSnapshots.insert(View.name)
+            }
             return handle
         }
     }
