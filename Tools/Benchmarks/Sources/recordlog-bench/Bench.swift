@@ -93,7 +93,8 @@ enum Bench {
         defer { try? FileManager.default.removeItem(atPath: workDirectory) }
         var results: [String: Outcome] = [:]
 
-        log("setting up in \(workDirectory) (\(records) records)")
+        let coresAtStart = Measure.effectiveCores()
+        log("setting up in \(workDirectory) (\(records) records); effective cores now: \(String(format: "%.1f", coresAtStart))")
         let ours = try await Ours(path: workDirectory + "/ours")
         let peer = try await Peer(path: workDirectory + "/peer.sqlite")
 
@@ -265,8 +266,11 @@ enum Bench {
         if let note = results["W9"]?.note {
             results["W9"]?.note = note + "; peak RSS of the whole run \(Measure.status("VmHWM") >> 20) MiB"
         }
+        var machine = Measure.machine()
+        machine["effectiveCores"] = String(format: "%.1f at the start, %.1f at the end", coresAtStart, Measure.effectiveCores())
+        log("effective cores: \(machine["effectiveCores"] ?? "")")
         let report = Report(
-            machine: Measure.machine(),
+            machine: machine,
             parameters: ["records": records, "singleCommits": singleCommits, "concurrentCommits": concurrentCommits, "writers": writers, "batch": batch],
             workloads: results)
         print(report.table())

@@ -32,6 +32,29 @@ enum Measure {
         return total
     }
 
+    /// How many cores' worth of CPU the machine gives right now: the same CPU-bound loop on one
+    /// thread, then on one thread per core at once; `cores × one / all`. A virtual machine's
+    /// cores may share a physical one (measured here: 1.0–2.0 of 2), which halves any gain of
+    /// the two-thread replay and of group commit: the report records it at the start and end.
+    static func effectiveCores() -> Double {
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        @Sendable func spin() -> UInt64 {
+            var state: UInt64 = 1
+            for step in 0..<UInt64(200_000_000) { state = state &* 6_364_136_223_846_793_005 &+ step }
+            return state
+        }
+        func time(threads: Int) -> Double {
+            let start = DispatchTime.now().uptimeNanoseconds
+            DispatchQueue.concurrentPerform(iterations: threads) { _ in
+                if spin() == 42 { Bench.log("") }  // keeps the loop from being optimized away
+            }
+            return Double(DispatchTime.now().uptimeNanoseconds - start)
+        }
+        let one = time(threads: 1)
+        let all = time(threads: cores)
+        return Double(cores) * one / all
+    }
+
     static func machine() -> [String: String] {
         var facts: [String: String] = ["cores": "\(ProcessInfo.processInfo.activeProcessorCount)"]
         if let info = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
