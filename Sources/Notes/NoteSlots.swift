@@ -11,28 +11,8 @@ import RecordStore
 /// its folder or moves. A deleted note's slot is reused. Ids are compared by their UTF-8 bytes
 /// (record names are ASCII).
 struct NoteSlots: Sendable {
-    /// A note, its texts in `texts`.
-    struct Cell: Sendable {
-        /// Seconds since the reference date; meaningful when `flags` says so.
-        var created: Double
-        var modified: Double
-        var id: TextRef
-        var content: TextRef
-        /// Index into `folderIDsByIndex`; -1 for a free slot.
-        var folder: Int32
-        var flags: UInt8
-
-        static let hasCreated: UInt8 = 1
-        static let hasModified: UInt8 = 2
-        static let free = Cell(created: 0, modified: 0, id: .empty, content: .empty, folder: -1, flags: 0)
-
-        var isFree: Bool { folder < 0 }
-        var createdAt: Date? { flags & Self.hasCreated == 0 ? nil : Date(timeIntervalSinceReferenceDate: created) }
-        var modifiedAt: Date? { flags & Self.hasModified == 0 ? nil : Date(timeIntervalSinceReferenceDate: modified) }
-    }
-
     /// The cells by slot.
-    private(set) var cells: [Cell] = []
+    private(set) var cells: [NoteCell] = []
     private var texts = TextArena()
     /// Note id → slot (the ids are those of `cells`).
     private var ids = SlotTable()
@@ -115,10 +95,10 @@ struct NoteSlots: Sendable {
         }
         swap(&table, &ids)
         let folder = Int32(folderIndexFiling(folderID))
-        var cell = Cell(
+        var cell = NoteCell(
             created: createdAt?.timeIntervalSinceReferenceDate ?? 0, modified: modifiedAt?.timeIntervalSinceReferenceDate ?? 0,
             id: .empty, content: .empty, folder: folder,
-            flags: (createdAt == nil ? 0 : Cell.hasCreated) | (modifiedAt == nil ? 0 : Cell.hasModified))
+            flags: (createdAt == nil ? 0 : NoteCell.hasCreated) | (modifiedAt == nil ? 0 : NoteCell.hasModified))
         var stays = false
         if slot == fresh {
             cell.id = texts.append(id)
@@ -127,7 +107,7 @@ struct NoteSlots: Sendable {
             let previous = cells[Int(slot)]
             cell.id = previous.id
             texts.release(previous.content)
-            stays = previous.folder == folder && previous.flags & Cell.hasModified == cell.flags & Cell.hasModified && previous.modified == cell.modified
+            stays = previous.folder == folder && previous.flags & NoteCell.hasModified == cell.flags & NoteCell.hasModified && previous.modified == cell.modified
             if !stays { reorder(previous.folder) { $0.remove(slot, sortsBefore: $1) } }
         }
         cell.content = texts.append(content)
@@ -140,8 +120,8 @@ struct NoteSlots: Sendable {
     /// (a note never saved first), then by id.
     private func sortsBefore(_ lhs: Int32, _ rhs: Int32) -> Bool {
         let left = cells[Int(lhs)], right = cells[Int(rhs)]
-        let leftDate = left.flags & Cell.hasModified == 0 ? Date.distantPast.timeIntervalSinceReferenceDate : left.modified
-        let rightDate = right.flags & Cell.hasModified == 0 ? Date.distantPast.timeIntervalSinceReferenceDate : right.modified
+        let leftDate = left.flags & NoteCell.hasModified == 0 ? Date.distantPast.timeIntervalSinceReferenceDate : left.modified
+        let rightDate = right.flags & NoteCell.hasModified == 0 ? Date.distantPast.timeIntervalSinceReferenceDate : right.modified
         if leftDate != rightDate { return leftDate < rightDate }
         return texts.withBytes(left.id) { leftID in texts.withBytes(right.id) { leftID.precedesBytes(of: $0) } }
     }

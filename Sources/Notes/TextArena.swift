@@ -43,12 +43,6 @@ struct TextArena: Sendable {
         return TextRef(page: UInt32(index), offset: UInt32(offset), count: UInt32(bytes.count))
     }
 
-    /// Copies the UTF-8 of `text` in.
-    mutating func append(_ text: String) -> TextRef {
-        var text = text
-        return text.withUTF8 { append($0) }
-    }
-
     /// Calls `body` with the bytes of the text at `ref`.
     func withBytes<Result>(_ ref: TextRef, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         guard ref.count > 0 else { return body(UnsafeBufferPointer(start: nil, count: 0)) }

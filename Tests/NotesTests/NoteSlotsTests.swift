@@ -98,4 +98,9 @@ import TestSupport
         }
         #expect(slots.notes(in: "f").map(\.id) == (0..<100).filter { $0 % 10 != 0 }.map { "note-\($0)" }.sorted())
     }
+
+    @Test("a note costs the view 48 bytes besides its id and text (the W9 budget)")
+    func cellSize() {
+        #expect(MemoryLayout<NoteCell>.stride == 48)
+    }
 }
