@@ -5,8 +5,6 @@ import RecordLog
 /// which items fail and why.
 struct ZonePlan: Sendable {
     struct Save: Sendable {
-        /// The record as the caller gave it.
-        var original: Record
         /// The record to write (policy applied, dates set; the change tag is set at write time).
         var record: Record
         var isNew: Bool
@@ -25,6 +23,8 @@ struct ZonePlan: Sendable {
     var deletes: [Delete] = []
     var requestedDeletes: [RecordID] = []
     var failures: [RecordID: RecordStoreError] = [:]
+    /// The offset the first save gets, set when the plan is encoded.
+    var firstOffset: Int64 = 0
 
     var isEmpty: Bool { saves.isEmpty && deletes.isEmpty }
 }
@@ -108,7 +108,7 @@ struct ZonePlanner {
             new.creationDate = now
             new.modificationDate = now
             try checkSize(new)
-            return ZonePlan.Save(original: record, record: new, isNew: true, targets: new.cascadeTargets())
+            return ZonePlan.Save(record: new, isNew: true, targets: new.cascadeTargets())
         }
         var result: Record
         switch policy {
@@ -134,7 +134,7 @@ struct ZonePlanner {
         result.creationDate = existing.creationDate ?? now
         result.modificationDate = now
         try checkSize(result)
-        return ZonePlan.Save(original: record, record: result, isNew: false, targets: result.cascadeTargets())
+        return ZonePlan.Save(record: result, isNew: false, targets: result.cascadeTargets())
     }
 
     /// Fails when the record, with the longest change tag it could get, encodes to over 1 MB.
