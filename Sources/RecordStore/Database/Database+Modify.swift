@@ -120,6 +120,8 @@ extension Database {
         let firstOffset = partition.endOffset
         plan.firstOffset = firstOffset
         var headers = EventHeaderCache()
+        // One timestamp for the whole commit: it is one atomic event in time.
+        let timestamp = RecordBatchBuilder.now()
         for index in plan.saves.indices {
             let changeTag = ChangeTag.make(incarnation: incarnation, offset: firstOffset + Int64(index))
             plan.saves[index].record.recordChangeTag = changeTag
@@ -130,10 +132,10 @@ extension Database {
             try RecordCodec.encodeValidated(plan.saves[index].record, into: &value)
             batch.append(
                 key: plan.saves[index].record.recordID.recordName, value: value,
-                headers: headers.saveHeaders(recordType: plan.saves[index].record.recordType, changeTag: changeTag))
+                headers: headers.saveHeaders(recordType: plan.saves[index].record.recordType, changeTag: changeTag), timestamp: timestamp)
         }
         for delete in plan.deletes {
-            batch.append(key: delete.name, value: nil, headers: headers.deleteHeaders(recordType: delete.recordType))
+            batch.append(key: delete.name, value: nil, headers: headers.deleteHeaders(recordType: delete.recordType), timestamp: timestamp)
         }
         return try batch.encode(compression: log.options.compression)
     }
