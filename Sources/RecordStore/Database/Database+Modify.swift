@@ -156,26 +156,24 @@ extension Database {
         defer { state.zones[plan.zoneID] = zone }
         let pending = try zone.partition.appendWithoutWaiting(batch)
         committed.changes.reserveCapacity(plan.saves.count + plan.deletes.count)
+        // The views get the whole commit at once, each under one hold of its lock.
+        var events: [ViewEvent] = []
+        if !state.views.isEmpty { events.reserveCapacity(plan.saves.count + plan.deletes.count) }
         for index in plan.saves.indices {
             let record = plan.saves[index].record
             zone.applySave(record, offset: plan.firstOffset + Int64(index), targets: plan.saves[index].targets)
             results.saveResults[record.recordID] = .success(record)
+            if !state.views.isEmpty { events.append(.saved(record)) }
             committed.changes.append(.saved(record, created: plan.saves[index].isNew))
         }
         for delete in plan.deletes {
             zone.applyDelete(name: delete.name)
             let id = RecordID(recordName: delete.name, zoneID: plan.zoneID)
             if requestedDeletes.contains(id) { results.deleteResults[id] = .success(()) }
+            if !state.views.isEmpty { events.append(.deleted(id, recordType: delete.recordType)) }
             committed.changes.append(.deleted(id, recordType: delete.recordType))
         }
-        for change in committed.changes {
-            let event: ViewEvent
-            switch change {
-            case .saved(let record, _): event = .saved(record)
-            case .deleted(let id, let recordType): event = .deleted(id, recordType: recordType)
-            }
-            for view in state.views { view.apply(event) }
-        }
+        for view in state.views { view.apply(events) }
         committed.pending = pending
         return committed
     }

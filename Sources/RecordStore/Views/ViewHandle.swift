@@ -20,7 +20,9 @@ struct ViewSink: Sendable {
     let name: String
     /// The typed handle, for a second registration of the same view to share it.
     let handle: any Sendable
-    let apply: @Sendable (ViewEvent) -> Void
+    /// Folds a whole commit's events under one hold of the view's lock: a reader sees the view
+    /// before or after a commit, never in the middle of one.
+    let apply: @Sendable ([ViewEvent]) -> Void
     /// The view's bytes for its snapshot (JSON).
     let encode: @Sendable () throws -> [UInt8]
     /// Whether the checkpoint snapshots this view.
@@ -29,7 +31,11 @@ struct ViewSink: Sendable {
     init<View: MaterializedView>(_ handle: ViewHandle<View>) {
         name = View.name
         self.handle = handle
-        apply = { event in handle.box.withLock { $0.apply(event) } }
+        apply = { events in
+            handle.box.withLock { view in
+                for event in events { view.apply(event) }
+            }
+        }
         encode = { try ViewSnapshot.encodeView(handle.current) }
         keepsSnapshot = View.keepsSnapshot
     }
