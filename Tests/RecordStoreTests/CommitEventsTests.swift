@@ -29,4 +29,29 @@ import Testing
             }
         }
     }
+
+    @Test("a small commit after a large one (its buffers reused) holds its own events only, and reopens the same")
+    func smallCommitAfterLargeOne() async throws {
+        try await withStoreDirectory { path in
+            let database = try await Database(directory: path)
+            let large = (0..<400).map { makeRecord("large-\($0)", ["text": .string(String(repeating: "\($0 % 10)", count: 2_000))]) }
+            _ = try await database.modifyRecords(saving: large, deleting: [])
+            let small = [makeRecord("small", ["text": .string("tiny")])]
+            _ = try await database.modifyRecords(saving: small, deleting: [])
+            _ = try await database.modifyRecords(saving: [makeRecord("large-0", ["text": .string("edited")])], deleting: [], savePolicy: .allKeys)
+            let partition = try database.log.partition(for: ZoneID.default.zoneName)
+            let batches = try partition.batches(from: 0, maxBytes: .max)
+            #expect(batches.map { $0.header.recordCount } == [400, 1, 1])
+            let smallBatch = try #require(batches.dropFirst().first)
+            #expect(smallBatch.bytes.count < 300, "the small batch is \(smallBatch.bytes.count) bytes")
+            #expect(try smallBatch.records().map(\.keyString) == ["small"])
+            try database.close()
+
+            let reopened = try await Database(directory: path)
+            #expect(try await reopened.record(for: RecordID(recordName: "small"))["text"] == .string("tiny"))
+            #expect(try await reopened.record(for: RecordID(recordName: "large-0"))["text"] == .string("edited"))
+            #expect(try await reopened.record(for: RecordID(recordName: "large-399"))["text"] == .string(String(repeating: "9", count: 2_000)))
+            try reopened.close()
+        }
+    }
 }

@@ -117,8 +117,20 @@ public struct RecordBatchBuilder: Sendable {
     ///
     /// - Throws: `LogError.emptyBatch` when no record was appended.
     public func encode(compression: CompressionCodec = .lz4, partitionLeaderEpoch: Int32 = 0) throws -> EncodedBatch {
+        try encode(compression: compression, partitionLeaderEpoch: partitionLeaderEpoch, reusing: [])
+    }
+
+    /// Encodes the batch as ``encode(compression:partitionLeaderEpoch:)`` does, into `buffer`'s
+    /// memory: its bytes are dropped, its capacity kept. A writer that takes the bytes back from
+    /// each written batch (``EncodedBatch/bytes``) encodes commit after commit without allocating.
+    ///
+    /// - Throws: `LogError.emptyBatch` when no record was appended.
+    public func encode(compression: CompressionCodec = .lz4, partitionLeaderEpoch: Int32 = 0, reusing buffer: consuming [UInt8]) throws
+        -> EncodedBatch
+    {
         guard count > 0 else { throw LogError.emptyBatch }
-        var bytes: [UInt8] = []
+        var bytes = buffer
+        bytes.removeAll(keepingCapacity: true)
         bytes.reserveCapacity(RecordBatchHeader.size + body.count / 2 + 64)
         bytes.appendInteger(Int64(0))  // base offset, set at write time
         bytes.appendInteger(Int32(0))  // batch length, patched below
@@ -153,6 +165,10 @@ public struct RecordBatchBuilder: Sendable {
         body.removeAll(keepingCapacity: true)
         count = 0
     }
+
+    /// The bytes the record buffer can hold without growing: a writer keeping a builder for
+    /// reuse can drop one that a large batch made large.
+    public var capacity: Int { body.capacity }
 
     private static func sizeOfBytes(_ bytes: UnsafeRawBufferPointer?) -> Int {
         guard let bytes else { return 1 }

@@ -63,7 +63,7 @@ extension Database {
                     batches.append(nil)
                     continue
                 }
-                let batch = try encode(&plans[index], partition: zone.partition, incarnation: zone.incarnation)
+                let batch = try encode(&plans[index], partition: zone.partition, incarnation: zone.incarnation, buffers: &state.commitBuffers)
                 guard batch.bytes.count <= log.options.maxBatchBytes else {
                     throw RecordStoreError(
                         .limitExceeded,
@@ -74,7 +74,11 @@ extension Database {
             var committed: [CommittedZone] = []
             committed.reserveCapacity(plans.count)
             for index in plans.indices {
-                committed.append(try write(plans[index], batch: batches[index], results: &results, state: &state))
+                let batch = batches[index]
+                batches[index] = nil
+                committed.append(try write(plans[index], batch: batch, results: &results, state: &state))
+                // Written: its memory serves the next commit.
+                if let batch { state.commitBuffers.recycle(batch) }
             }
             return committed
         }
@@ -113,10 +117,11 @@ extension Database {
 
     /// Encodes a zone's plan as one batch, setting each save's change tag from the offset it will
     /// get (the caller holds the lock until the batch is written) and clearing its changed keys.
-    private func encode(_ plan: inout ZonePlan, partition: Partition, incarnation: Int64) throws -> EncodedBatch {
-        var batch = RecordBatchBuilder(reservingCapacity: 256 * (plan.saves.count + plan.deletes.count))
-        var value: [UInt8] = []
-        value.reserveCapacity(1024)
+    private func encode(
+        _ plan: inout ZonePlan, partition: Partition, incarnation: Int64, buffers: inout CommitBuffers
+    ) throws -> EncodedBatch {
+        var batch = buffers.takeBuilder()
+        defer { buffers.recycle(batch) }
         let firstOffset = partition.endOffset
         plan.firstOffset = firstOffset
         var headers = EventHeaderCache()
@@ -126,18 +131,18 @@ extension Database {
             let changeTag = ChangeTag.make(incarnation: incarnation, offset: firstOffset + Int64(index))
             plan.saves[index].record.recordChangeTag = changeTag
             plan.saves[index].record.clearChangedKeys()
-            value.removeAll(keepingCapacity: true)
+            buffers.value.removeAll(keepingCapacity: true)
             // The planner validated the record (a merged update is the server's valid copy with
             // the caller's validated keys); only the size is checked again, as encoded.
-            try RecordCodec.encodeValidated(plan.saves[index].record, into: &value)
+            try RecordCodec.encodeValidated(plan.saves[index].record, into: &buffers.value)
             batch.append(
-                key: plan.saves[index].record.recordID.recordName, value: value,
+                key: plan.saves[index].record.recordID.recordName, value: buffers.value,
                 headers: headers.saveHeaders(recordType: plan.saves[index].record.recordType, changeTag: changeTag), timestamp: timestamp)
         }
         for delete in plan.deletes {
             batch.append(key: delete.name, value: nil, headers: headers.deleteHeaders(recordType: delete.recordType), timestamp: timestamp)
         }
-        return try batch.encode(compression: log.options.compression)
+        return try batch.encode(compression: log.options.compression, reusing: buffers.takeBatchBytes())
     }
 
     /// Writes a zone's batch (not yet durable), applies it to the state and the views, and files

@@ -19,6 +19,8 @@ public final class Database: Sendable {
         var openReport = OpenReport()
         /// Registered materialized views, fed every commit under the lock, in log order.
         var views: [ViewSink] = []
+        /// The buffers commits encode into, reused from one commit to the next.
+        var commitBuffers = CommitBuffers()
     }
 
     /// The store directory.
