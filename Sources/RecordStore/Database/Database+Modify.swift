@@ -166,7 +166,8 @@ extension Database {
         if !state.views.isEmpty { events.reserveCapacity(plan.saves.count + plan.deletes.count) }
         for index in plan.saves.indices {
             let record = plan.saves[index].record
-            zone.applySave(record, offset: plan.firstOffset + Int64(index), targets: plan.saves[index].targets)
+            zone.applySave(
+                record, offset: plan.firstOffset + Int64(index), targets: plan.saves[index].targets, nameHash: plan.saves[index].nameHash)
             results.saveResults[record.recordID] = .success(record)
             if !state.views.isEmpty { events.append(.saved(record)) }
             committed.changes.append(.saved(record, created: plan.saves[index].isNew))

@@ -10,6 +10,8 @@ struct ZonePlan: Sendable {
         var isNew: Bool
         /// The record's `.deleteSelf` targets.
         var targets: CascadeTargets
+        /// The record name's hash in the zone's key index: looked up when planning, filed when writing.
+        var nameHash: UInt32
     }
 
     struct Delete: Sendable {
@@ -73,9 +75,14 @@ struct ZonePlanner {
             }
             let cascade = deleted.isEmpty ? [] : cascadeOf(deleted, zone: zone, saved: savedNames())
             var newFailure = false
+            // Saves in one request mostly point to the same few records (a folder): the last
+            // target found live is not looked up again.
+            var lastLiveTarget: String?
             plan.saves.removeAll { save in
                 for target in save.targets {
-                    let exists = (zone.records[target] != nil || savedNames().contains(target)) && !cascade.contains(target)
+                    let isLive = target == lastLiveTarget || zone.records[target] != nil
+                    if isLive { lastLiveTarget = target }
+                    let exists = (isLive || savedNames().contains(target)) && !cascade.contains(target)
                     if !exists {
                         plan.failures[save.record.recordID] = .referenceViolation(
                             from: save.record.recordID, to: RecordID(recordName: target, zoneID: zoneID))
@@ -97,7 +104,8 @@ struct ZonePlanner {
     private func planSave(_ record: Record, zone: ZoneState) throws -> ZonePlan.Save {
         try record.validate()
         let name = record.recordID.recordName
-        guard let existing = zone.records[name] else {
+        let nameHash = NameTable.hash(name)
+        guard let existing = zone.records[name, hash: nameHash] else {
             if policy == .ifServerRecordUnchanged, record.recordChangeTag != nil {
                 throw RecordStoreError(
                     .unknownItem,
@@ -108,7 +116,7 @@ struct ZonePlanner {
             new.creationDate = now
             new.modificationDate = now
             try checkSize(new)
-            return ZonePlan.Save(record: new, isNew: true, targets: new.cascadeTargets())
+            return ZonePlan.Save(record: new, isNew: true, targets: new.cascadeTargets(), nameHash: nameHash)
         }
         var result: Record
         switch policy {
@@ -134,7 +142,7 @@ struct ZonePlanner {
         result.creationDate = existing.creationDate ?? now
         result.modificationDate = now
         try checkSize(result)
-        return ZonePlan.Save(record: result, isNew: false, targets: result.cascadeTargets())
+        return ZonePlan.Save(record: result, isNew: false, targets: result.cascadeTargets(), nameHash: nameHash)
     }
 
     /// Fails when the record, with the longest change tag it could get, encodes to over 1 MB.
