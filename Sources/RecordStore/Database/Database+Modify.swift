@@ -134,7 +134,7 @@ extension Database {
             buffers.value.removeAll(keepingCapacity: true)
             // The planner validated the record (a merged update is the server's valid copy with
             // the caller's validated keys); only the size is checked again, as encoded.
-            try RecordCodec.encodeValidated(plan.saves[index].record, into: &buffers.value)
+            try RecordCodec.encodeValidated(plan.saves[index].record, into: &buffers.value, bound: plan.saves[index].sizeBound)
             batch.append(
                 key: plan.saves[index].record.recordID.recordName, value: buffers.value,
                 headers: headers.saveHeaders(recordType: plan.saves[index].record.recordType, changeTag: changeTag), timestamp: timestamp)

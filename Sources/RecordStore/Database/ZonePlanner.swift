@@ -12,6 +12,8 @@ struct ZonePlan: Sendable {
         var targets: CascadeTargets
         /// The record name's hash in the zone's key index: looked up when planning, filed when writing.
         var nameHash: UInt32
+        /// An upper bound of the record's encoded size with any change tag the store gives it.
+        var sizeBound: Int
     }
 
     struct Delete: Sendable {
@@ -115,8 +117,8 @@ struct ZonePlanner {
             var new = record
             new.creationDate = now
             new.modificationDate = now
-            try checkSize(new)
-            return ZonePlan.Save(record: new, isNew: true, targets: new.cascadeTargets(), nameHash: nameHash)
+            let sizeBound = try checkSize(new)
+            return ZonePlan.Save(record: new, isNew: true, targets: new.cascadeTargets(), nameHash: nameHash, sizeBound: sizeBound)
         }
         var result: Record
         switch policy {
@@ -141,22 +143,26 @@ struct ZonePlanner {
         }
         result.creationDate = existing.creationDate ?? now
         result.modificationDate = now
-        try checkSize(result)
-        return ZonePlan.Save(record: result, isNew: false, targets: result.cascadeTargets(), nameHash: nameHash)
+        let sizeBound = try checkSize(result)
+        return ZonePlan.Save(record: result, isNew: false, targets: result.cascadeTargets(), nameHash: nameHash, sizeBound: sizeBound)
     }
 
-    /// Fails when the record, with the longest change tag it could get, encodes to over 1 MB.
-    /// Records far below the limit by a cheap upper bound skip the trial encoding.
-    private func checkSize(_ record: Record) throws {
-        if Self.encodedSizeBound(record) <= RecordLimits.maximumEncodedRecordSize { return }
+    /// Fails when the record, with the longest change tag it could get, encodes to over 1 MB;
+    /// returns an upper bound of its encoded size, which the encoder writes within.
+    /// Records far below the limit by that cheap bound skip the trial encoding.
+    private func checkSize(_ record: Record) throws -> Int {
+        let bound = Self.encodedSizeBound(record)
+        if bound <= RecordLimits.maximumEncodedRecordSize { return bound }
         var sized = record
         sized.recordChangeTag = ChangeTag.longest
         var scratch: [UInt8] = []
         try RecordCodec.encode(sized, into: &scratch)
+        return bound
     }
 
     /// An upper bound of the record's encoded size (FORMAT.md §9): every length, count and integer
-    /// is counted at a varint's ten bytes, every tag and flag at a byte more than it takes.
+    /// is counted at a varint's ten bytes, every tag and flag at a byte more than it takes; the
+    /// change tag at the longest the store makes, or the record's own if longer.
     static func encodedSizeBound(_ record: Record) -> Int {
         func bound(_ value: FieldValue) -> Int {
             switch value {
@@ -168,7 +174,7 @@ struct ZonePlanner {
             case .list(let values): return 12 + values.reduce(0) { $0 + bound($1) }
             }
         }
-        var total = 64 + record.recordType.utf8.count + ChangeTag.longest.utf8.count
+        var total = 64 + record.recordType.utf8.count + max(ChangeTag.longest.utf8.count, record.recordChangeTag?.utf8.count ?? 0)
         for field in record.fields {
             total += 12 + field.key.utf8.count + bound(field.value)
         }
