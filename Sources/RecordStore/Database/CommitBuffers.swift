@@ -1,10 +1,10 @@
 import RecordLog
 
 /// The memory a commit encodes into, kept between commits (in the database's state, under its
-/// lock): the batch builder's record buffer, the encoded batch's bytes and the scratch buffer of
-/// one record's value. A commit of 1000 notes needs about half a megabyte of each; allocating
-/// them anew cost page faults on every commit. A buffer that a large commit grew past
-/// ``maximumKeptBytes`` is dropped rather than kept.
+/// lock): the batch builder's record buffer, the encoded batch's bytes, the scratch buffer of
+/// one record's value and the encoded event headers. A commit of 1000 notes needs about half a
+/// megabyte of each buffer; allocating them anew cost page faults on every commit. A buffer that
+/// a large commit grew past ``maximumKeptBytes`` is dropped rather than kept.
 struct CommitBuffers: Sendable {
     /// The largest buffer kept for the next commit.
     static let maximumKeptBytes = 4 << 20
@@ -13,6 +13,9 @@ struct CommitBuffers: Sendable {
     private var batchBytes: [UInt8] = []
     /// One record's encoded value; emptied before each use.
     var value: [UInt8] = []
+    /// The encoded event headers of the last record type, which the next commit most likely
+    /// saves again: a commit of one record encodes only its change tag's header.
+    var headers = EventHeaderCache()
 
     /// The kept builder, empty; give it back with ``recycle(_:)``.
     mutating func takeBuilder() -> RecordBatchBuilder {

@@ -124,7 +124,6 @@ extension Database {
         defer { buffers.recycle(batch) }
         let firstOffset = partition.endOffset
         plan.firstOffset = firstOffset
-        var headers = EventHeaderCache()
         // One timestamp for the whole commit: it is one atomic event in time.
         let timestamp = RecordBatchBuilder.now()
         for index in plan.saves.indices {
@@ -137,10 +136,10 @@ extension Database {
             try RecordCodec.encodeValidated(plan.saves[index].record, into: &buffers.value, bound: plan.saves[index].sizeBound)
             batch.append(
                 key: plan.saves[index].record.recordID.recordName, value: buffers.value,
-                headers: headers.saveHeaders(recordType: plan.saves[index].record.recordType, changeTag: changeTag), timestamp: timestamp)
+                headers: buffers.headers.saveHeaders(recordType: plan.saves[index].record.recordType, changeTag: changeTag), timestamp: timestamp)
         }
         for delete in plan.deletes {
-            batch.append(key: delete.name, value: nil, headers: headers.deleteHeaders(recordType: delete.recordType), timestamp: timestamp)
+            batch.append(key: delete.name, value: nil, headers: buffers.headers.deleteHeaders(recordType: delete.recordType), timestamp: timestamp)
         }
         return try batch.encode(compression: log.options.compression, reusing: buffers.takeBatchBytes())
     }

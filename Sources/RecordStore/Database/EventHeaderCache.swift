@@ -1,8 +1,8 @@
 import RecordLog
 
-/// Encodes the headers of a batch's save and delete events once per batch rather than once per
-/// record: the `event` and `recordType` headers are encoded once per record type (while the type
-/// repeats), and only the change tag is encoded per record, into a reused buffer.
+/// Encodes the headers of save and delete events once rather than once per record: the `event`
+/// and `recordType` headers are encoded once per record type (while the type repeats, also from
+/// one commit to the next), and only the change tag is encoded per record, into a reused buffer.
 struct EventHeaderCache {
     private var lastType: (name: String, save: EncodedLogHeaders, delete: EncodedLogHeaders)?
     private var scratch = EncodedLogHeaders()
