@@ -78,9 +78,17 @@ public struct NotesView: MaterializedView {
         }
     }
 
-    private mutating func save(_ record: some NotesRecordSource) {
-        guard record.recordID.zoneID == NotesRecords.zone, let note = NotesRecords.note(from: record) else { return }
-        storage.save(note)
+    /// Folds a live save as ``NotesRecords/note(from:)`` maps it, without building the `Note`:
+    /// the record's strings go to the view as they are.
+    private mutating func save(_ record: Record) {
+        guard record.recordID.zoneID == NotesRecords.zone, record.recordType == NotesRecords.noteType,
+            case .reference(let folder)? = record[Note.Fields.folderID.rawValue]
+        else { return }
+        var content = ""
+        if case .string(let text)? = record[Note.Fields.content.rawValue] { content = text }
+        storage.save(
+            id: record.recordID.recordName, folderID: folder.recordID.recordName, content: content,
+            createdAt: record.creationDate, modifiedAt: record.modificationDate)
     }
 
     /// How many notes the view holds.

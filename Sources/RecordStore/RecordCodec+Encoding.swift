@@ -1,4 +1,3 @@
-import RecordLog
 extension RecordCodec {
     /// Validates `record` and appends its value bytes to `buffer`.
     ///
@@ -14,19 +13,21 @@ extension RecordCodec {
     /// Appends the value bytes of a record already validated — the commit path's planner
     /// validates every record it plans, and validating twice was a twentieth of a batched save.
     ///
+    /// - Parameter bound: an upper bound of the encoded size (`ZonePlanner.encodedSizeBound`),
+    ///   when the caller has it.
     /// - Throws: ``RecordStoreError/Code/limitExceeded`` when the value would exceed 1 MB.
-    static func encodeValidated(_ record: Record, into buffer: inout [UInt8]) throws(RecordStoreError) {
+    static func encodeValidated(_ record: Record, into buffer: inout [UInt8], bound: Int? = nil) throws(RecordStoreError) {
         let start = buffer.count
-        buffer.append(version)
-        appendShortString(record.recordType, to: &buffer)
-        appendSystemFields(of: record, to: &buffer)
-        buffer.appendUnsignedVarint(UInt64(record.fields.count))
-        for field in record.fields {
-            appendShortString(field.key, to: &buffer)
-            buffer.append(Tag(field.value.kind).rawValue)
-            appendPayload(of: field.value, to: &buffer)
+        let capacity = bound ?? ZonePlanner.encodedSizeBound(record)
+        // Room for the bound first (zeros: a short memset), written through a pointer, then cut
+        // to what was written.
+        buffer.append(contentsOf: repeatElement(0, count: capacity))
+        let size = buffer.withUnsafeMutableBytes { bytes in
+            var writer = BoundedByteWriter(UnsafeMutableRawBufferPointer(rebasing: bytes[start...]))
+            write(record, to: &writer)
+            return writer.count
         }
-        let size = buffer.count - start
+        buffer.removeLast(capacity - size)
         if size > RecordLimits.maximumEncodedRecordSize {
             buffer.removeSubrange(start...)
             throw RecordStoreError(
@@ -35,6 +36,18 @@ extension RecordCodec {
                     + "(\(RecordLimits.maximumEncodedRecordSize) bytes) a record may hold. "
                     + "Split large data across several records.",
                 recordID: record.recordID)
+        }
+    }
+
+    private static func write(_ record: Record, to buffer: inout BoundedByteWriter) {
+        buffer.append(version)
+        appendShortString(record.recordType, to: &buffer)
+        appendSystemFields(of: record, to: &buffer)
+        buffer.appendUnsignedVarint(UInt64(record.fields.count))
+        for field in record.fields {
+            appendShortString(field.key, to: &buffer)
+            buffer.append(Tag(field.value.kind).rawValue)
+            appendPayload(of: field.value, to: &buffer)
         }
     }
 
@@ -47,7 +60,7 @@ extension RecordCodec {
         return buffer
     }
 
-    private static func appendSystemFields(of record: Record, to buffer: inout [UInt8]) {
+    private static func appendSystemFields(of record: Record, to buffer: inout BoundedByteWriter) {
         let creation = record.creationDate.flatMap(MillisecondDate.milliseconds(of:))
         let modification = record.modificationDate.flatMap(MillisecondDate.milliseconds(of:))
         var flags: UInt8 = 0
@@ -61,13 +74,13 @@ extension RecordCodec {
     }
 
     /// A string of at most 255 bytes (checked by validation): a 1-byte length, then the bytes.
-    private static func appendShortString(_ string: String, to buffer: inout [UInt8]) {
+    private static func appendShortString(_ string: String, to buffer: inout BoundedByteWriter) {
         buffer.append(UInt8(truncatingIfNeeded: string.utf8.count))
         buffer.appendUTF8(string)
     }
 
     /// The value without its tag byte (lists write their elements' tag once).
-    private static func appendPayload(of value: FieldValue, to buffer: inout [UInt8]) {
+    private static func appendPayload(of value: FieldValue, to buffer: inout BoundedByteWriter) {
         switch value {
         case .string(let string):
             buffer.appendUnsignedVarint(UInt64(string.utf8.count))

@@ -26,6 +26,20 @@ import TestSupport
         }
     }
 
+    @Test("a target forgotten after being linked last, its id reused by another target, is linked anew")
+    func lastLinkedTargetReleased() {
+        var index = KeyIndex()
+        index.save(name: "a", recordType: "A", offset: 0, creationMillis: 0, targets: CascadeTargets(single: "t1"))
+        index.delete(name: "a")
+        index.save(name: "b", recordType: "A", offset: 1, creationMillis: 0, targets: CascadeTargets(single: "t2"))
+        index.save(name: "c", recordType: "A", offset: 2, creationMillis: 0, targets: CascadeTargets(single: "t1"))
+        index.save(name: "d", recordType: "A", offset: 3, creationMillis: 0, targets: CascadeTargets(single: "t1"))
+        #expect(index.referrers(of: "t2") == ["b"])
+        #expect(Set(index.referrers(of: "t1")) == ["c", "d"])
+        let hash = NameTable.hash("b")
+        #expect(index["b", hash: hash]?.offset == 1)
+    }
+
     @Test("random saves and deletes: the index answers as the model, before and after restoring its tables", arguments: [1, 2, 3])
     func matchesModel(seed: UInt64) throws {
         var random = SeededGenerator(seed: seed)

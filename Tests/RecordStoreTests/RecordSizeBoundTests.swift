@@ -17,6 +17,16 @@ import TestSupport
         }
     }
 
+    @Test("the bound covers a change tag longer than the store's own, and the encoder writes within it")
+    func longForeignChangeTag() throws {
+        var record = Record(recordType: "Note", recordID: RecordID(recordName: "n"))
+        record["text"] = .string("x")
+        record.recordChangeTag = String(repeating: "t", count: RecordLimits.maximumNameLength)
+        let encoded = try RecordCodec.encode(record)
+        #expect(ZonePlanner.encodedSizeBound(record) >= encoded.count)
+        #expect(try RecordCodec.decode(encoded[...], recordID: record.recordID) == record)
+    }
+
     @Test("a record near the limit is still checked exactly")
     func nearTheLimit() async throws {
         let database = try await Database.temporary()

@@ -113,4 +113,15 @@ import Testing
         #expect(FieldValue.reference(Reference(recordID: id)).kind == .reference)
         #expect(Reference(record: Record(recordType: "Folder", recordID: id), action: .deleteSelf).recordID == id)
     }
+
+    @Test("record IDs of one name in different zones (or owners) are different keys, though hashed alike")
+    func idsOfOneNameInTwoZones() {
+        let other = RecordID(recordName: "n1", zoneID: ZoneID(zoneName: "Other"))
+        let owned = RecordID(recordName: "n1", zoneID: ZoneID(zoneName: Sample.zone.zoneName, ownerName: "someone"))
+        #expect(id != other && id != owned && other != owned)
+        #expect(id.hashValue == other.hashValue)
+        #expect(Set([id, other, owned, id]).count == 3)
+        let results: [RecordID: Int] = [id: 1, other: 2, owned: 3]
+        #expect(results[id] == 1 && results[other] == 2 && results[owned] == 3)
+    }
 }

@@ -54,28 +54,6 @@ import TestSupport
         try database.removeTemporaryDirectory()
     }
 
-    @Test("a reader of a live view sees each commit whole: never some of a commit's records without the others")
-    func readersSeeWholeCommits() async throws {
-        let database = try await Database.temporary()
-        let live = try database.register(NoteTexts.self)
-        let commits = 40, perCommit = 250
-        let observed = Task.detached {
-            var counts: Set<Int> = []
-            while !counts.contains(commits * perCommit) {
-                counts.insert(live.read { $0.texts["_defaultZone"]?.count ?? 0 })
-                await Task.yield()
-            }
-            return counts
-        }
-        for commit in 0..<commits {
-            let saves = (0..<perCommit).map { makeRecord("n\(commit)-\($0)", ["text": .string("t")]) }
-            _ = try await database.modifyRecords(saving: saves, deleting: [])
-        }
-        let counts = await observed.value
-        #expect(counts.allSatisfy { $0 % perCommit == 0 }, "counts seen: \(counts.sorted())")
-        try database.removeTemporaryDirectory()
-    }
-
     @Test("a view registered on a reopened store starts from its snapshot and equals a rebuild")
     func snapshotThenTail() async throws {
         let database = try await Database.temporary()

@@ -19,4 +19,27 @@ public struct LogHeader: Sendable, Hashable {
     public var stringValue: String? {
         value.flatMap { String(validating: $0, as: UTF8.self) }
     }
+
+    /// Appends the header as a batch's records hold it.
+    func encode(into bytes: inout [UInt8]) {
+        Self.encodeKey(key, into: &bytes)
+        if let value {
+            bytes.appendVarint(Int32(value.count))
+            bytes.append(contentsOf: value)
+        } else {
+            bytes.appendVarint(-1)
+        }
+    }
+
+    /// The bytes ``encode(into:)`` appends.
+    var encodedSize: Int {
+        let keyLength = key.utf8.count
+        return VarintSize.varint(Int32(keyLength)) + keyLength + (value.map { VarintSize.varint(Int32($0.count)) + $0.count } ?? 1)
+    }
+
+    /// Appends a header key: its varint length and UTF-8 bytes.
+    static func encodeKey(_ key: String, into bytes: inout [UInt8]) {
+        bytes.appendVarint(Int32(key.utf8.count))
+        bytes.append(contentsOf: key.utf8)
+    }
 }

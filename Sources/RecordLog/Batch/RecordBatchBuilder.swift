@@ -39,7 +39,34 @@ public struct RecordBatchBuilder: Sendable {
     public mutating func append(
         key: UnsafeRawBufferPointer?, value: UnsafeRawBufferPointer?, headers: [LogHeader] = [], timestamp: Int64? = nil
     ) {
-        let time = timestamp ?? Self.now()
+        let headersSize = headers.reduce(0) { $0 + $1.encodedSize }
+        appendRecord(key: key, value: value, timestamp: timestamp ?? Self.now(), headerCount: headers.count, headersSize: headersSize) { body in
+            for header in headers { header.encode(into: &body) }
+        }
+    }
+
+    /// Appends one event keyed by a string (its UTF-8 bytes) with headers encoded beforehand: for
+    /// a writer whose events share headers. A `nil` value is a tombstone.
+    ///
+    /// - Parameter timestamp: milliseconds since the Unix epoch (``now()``).
+    public mutating func append(key: String, value: [UInt8]?, headers: EncodedLogHeaders, timestamp: Int64) {
+        var key = key
+        key.withUTF8 { keyBytes in
+            Self.withOptionalBytes(value) { valueBytes in
+                appendRecord(
+                    key: UnsafeRawBufferPointer(keyBytes), value: valueBytes, timestamp: timestamp, headerCount: headers.count,
+                    headersSize: headers.bytes.count
+                ) { body in body.append(contentsOf: headers.bytes) }
+            }
+        }
+    }
+
+    /// Appends one record whose headers `writeHeaders` appends: `headerCount` of them, taking
+    /// `headersSize` bytes.
+    private mutating func appendRecord(
+        key: UnsafeRawBufferPointer?, value: UnsafeRawBufferPointer?, timestamp time: Int64, headerCount: Int, headersSize: Int,
+        writeHeaders: (inout [UInt8]) -> Void
+    ) {
         if count == 0 {
             firstTimestamp = time
             maxTimestamp = time
@@ -50,12 +77,7 @@ public struct RecordBatchBuilder: Sendable {
         let offsetDelta = Int32(truncatingIfNeeded: count)
         var size = 1 + VarintSize.varlong(delta) + VarintSize.varint(offsetDelta)
         size += Self.sizeOfBytes(key) + Self.sizeOfBytes(value)
-        size += VarintSize.varint(Int32(headers.count))
-        for header in headers {
-            let keyLength = header.key.utf8.count
-            size += VarintSize.varint(Int32(keyLength)) + keyLength
-            size += header.value.map { VarintSize.varint(Int32($0.count)) + $0.count } ?? 1
-        }
+        size += VarintSize.varint(Int32(headerCount)) + headersSize
         // Grow geometrically: reserving the exact size on every append would copy the whole
         // buffer each time.
         let needed = body.count + size + 5
@@ -66,17 +88,8 @@ public struct RecordBatchBuilder: Sendable {
         body.appendVarint(offsetDelta)
         Self.appendBytes(key, to: &body)
         Self.appendBytes(value, to: &body)
-        body.appendVarint(Int32(headers.count))
-        for header in headers {
-            body.appendVarint(Int32(header.key.utf8.count))
-            body.append(contentsOf: header.key.utf8)
-            if let headerValue = header.value {
-                body.appendVarint(Int32(headerValue.count))
-                body.append(contentsOf: headerValue)
-            } else {
-                body.appendVarint(-1)
-            }
-        }
+        body.appendVarint(Int32(headerCount))
+        writeHeaders(&body)
         count += 1
     }
 
@@ -104,8 +117,20 @@ public struct RecordBatchBuilder: Sendable {
     ///
     /// - Throws: `LogError.emptyBatch` when no record was appended.
     public func encode(compression: CompressionCodec = .lz4, partitionLeaderEpoch: Int32 = 0) throws -> EncodedBatch {
+        try encode(compression: compression, partitionLeaderEpoch: partitionLeaderEpoch, reusing: [])
+    }
+
+    /// Encodes the batch as ``encode(compression:partitionLeaderEpoch:)`` does, into `buffer`'s
+    /// memory: its bytes are dropped, its capacity kept. A writer that takes the bytes back from
+    /// each written batch (``EncodedBatch/bytes``) encodes commit after commit without allocating.
+    ///
+    /// - Throws: `LogError.emptyBatch` when no record was appended.
+    public func encode(compression: CompressionCodec = .lz4, partitionLeaderEpoch: Int32 = 0, reusing buffer: consuming [UInt8]) throws
+        -> EncodedBatch
+    {
         guard count > 0 else { throw LogError.emptyBatch }
-        var bytes: [UInt8] = []
+        var bytes = buffer
+        bytes.removeAll(keepingCapacity: true)
         bytes.reserveCapacity(RecordBatchHeader.size + body.count / 2 + 64)
         bytes.appendInteger(Int64(0))  // base offset, set at write time
         bytes.appendInteger(Int32(0))  // batch length, patched below
@@ -140,6 +165,10 @@ public struct RecordBatchBuilder: Sendable {
         body.removeAll(keepingCapacity: true)
         count = 0
     }
+
+    /// The bytes the record buffer can hold without growing: a writer keeping a builder for
+    /// reuse can drop one that a large batch made large.
+    public var capacity: Int { body.capacity }
 
     private static func sizeOfBytes(_ bytes: UnsafeRawBufferPointer?) -> Int {
         guard let bytes else { return 1 }

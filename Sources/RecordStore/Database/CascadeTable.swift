@@ -16,6 +16,8 @@ struct CascadeTable: Sendable {
     /// Target id → the slots that reference it as a further target.
     private var further: [Int32: Set<Int32>] = [:]
     private var freeIDs: [Int32] = []
+    /// The id `link` gave last, while it names a target.
+    private var lastLinked: Int32?
 
     init() {}
 
@@ -34,10 +36,17 @@ struct CascadeTable: Sendable {
     /// Records that the record in `slot` references `name`, as its first target or a further
     /// one; returns the target's id.
     mutating func link(_ slot: Int32, to name: String, first: Bool) -> Int32 {
+        // Records saved together mostly reference one target (their folder): the last one
+        // linked is found without hashing its name.
+        if let last = lastLinked, names[Int(last)] == name {
+            attach(slot, to: last, first: first)
+            return last
+        }
         let fresh = freeIDs.last ?? Int32(names.count)
         let id = ids.findOrInsert(name, hash: NameTable.hash(name), in: names, fresh: fresh)
         if id == fresh { add(name, id: id) }
         attach(slot, to: id, first: first)
+        lastLinked = id
         return id
     }
 
@@ -78,6 +87,7 @@ struct CascadeTable: Sendable {
         _ = ids.remove(names[Int(id)], hash: NameTable.hash(names[Int(id)]), in: names)
         names[Int(id)] = ""
         freeIDs.append(id)
+        if lastLinked == id { lastLinked = nil }
     }
 
     /// Takes `id` (the last free one, or the next new one) for `name`, just filed in `ids`.

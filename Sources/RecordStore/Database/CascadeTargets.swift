@@ -44,20 +44,24 @@ extension Record {
     func cascadeTargets() -> CascadeTargets {
         var first: String?
         var others: [String] = []
-        func visit(_ value: FieldValue) {
-            switch value {
-            case .reference(let reference) where reference.action == .deleteSelf:
-                let name = reference.recordID.recordName
-                if first == nil { first = name } else if name != first { others.append(name) }
-            case .list(let values):
-                values.forEach(visit)
-            default:
-                break
-            }
-        }
-        for field in fields { visit(field.value) }
+        for field in fields { Self.collectCascadeTargets(field.value, first: &first, others: &others) }
         guard let first else { return CascadeTargets() }
         // One entry per target, however often the record names it.
         return others.isEmpty ? CascadeTargets(single: first) : CascadeTargets([first] + others)
+    }
+
+    /// Adds the `.deleteSelf` targets in `value` (a list's too). A static function with `inout`
+    /// state rather than a nested one capturing it: a recursive local function's captures were
+    /// boxed on the heap, an allocation per saved record.
+    private static func collectCascadeTargets(_ value: FieldValue, first: inout String?, others: inout [String]) {
+        switch value {
+        case .reference(let reference) where reference.action == .deleteSelf:
+            let name = reference.recordID.recordName
+            if first == nil { first = name } else if name != first { others.append(name) }
+        case .list(let values):
+            for value in values { collectCascadeTargets(value, first: &first, others: &others) }
+        default:
+            break
+        }
     }
 }

@@ -36,6 +36,9 @@ extension Database {
         // request writes nothing unless every zone's part is clean, and no concurrent writer can
         // slip between a check and its write. Durability is awaited after the lock is released,
         // so concurrent requests share group commits.
+        var results = ModifyResult(saveResults: [:], deleteResults: [:])
+        results.saveResults.reserveCapacity(saving.count)
+        results.deleteResults.reserveCapacity(deleting.count)
         let committed = try state.withLock { state -> [CommittedZone] in
             var plans: [ZonePlan] = []
             var failures: [RecordID: RecordStoreError] = [:]
@@ -52,36 +55,37 @@ extension Database {
                 }
                 throw RecordStoreError.partialFailure(errors, atomic: true)
             }
-            var encoded: [(plan: ZonePlan, batch: EncodedBatch?, saved: [SavedRecord])] = []
-            for plan in plans {
-                guard let zone = state.zones[plan.zoneID], !plan.isEmpty else {
-                    encoded.append((plan, nil, []))
+            // The plans are changed in place (change tags set, then handed to the state): no
+            // record is copied between planning and writing but into the results.
+            var batches: [EncodedBatch?] = []
+            for index in plans.indices {
+                guard let zone = state.zones[plans[index].zoneID], !plans[index].isEmpty else {
+                    batches.append(nil)
                     continue
                 }
-                let (batch, saved) = try encode(plan, partition: zone.partition, incarnation: zone.incarnation)
+                let batch = try encode(&plans[index], partition: zone.partition, incarnation: zone.incarnation, buffers: &state.commitBuffers)
                 guard batch.bytes.count <= log.options.maxBatchBytes else {
                     throw RecordStoreError(
                         .limitExceeded,
-                        "The request's records in zone \(plan.zoneID) add up to \(batch.bytes.count) bytes, over the \(log.options.maxBatchBytes)-byte limit of one commit; split the request.")
+                        "The request's records in zone \(plans[index].zoneID) add up to \(batch.bytes.count) bytes, over the \(log.options.maxBatchBytes)-byte limit of one commit; split the request.")
                 }
-                encoded.append((plan, batch, saved))
+                batches.append(batch)
             }
-            return try encoded.map { plan, batch, saved in
-                try write(plan, batch: batch, saved: saved, state: &state)
+            var committed: [CommittedZone] = []
+            committed.reserveCapacity(plans.count)
+            for index in plans.indices {
+                let batch = batches[index]
+                batches[index] = nil
+                committed.append(try write(plans[index], batch: batch, results: &results, state: &state))
+                // Written: its memory serves the next commit.
+                if let batch { state.commitBuffers.recycle(batch) }
             }
+            return committed
         }
 
-        var saveResults: [RecordID: Result<Record, RecordStoreError>] = [:]
-        var deleteResults: [RecordID: Result<Void, RecordStoreError>] = [:]
-        saveResults.reserveCapacity(saving.count)
-        deleteResults.reserveCapacity(deleting.count)
-        for zone in committed {
-            try await zone.pending?.durable()
-            for (id, result) in zone.saveResults { saveResults[id] = result }
-            for (id, result) in zone.deleteResults { deleteResults[id] = result }
-        }
+        for zone in committed { try await zone.pending?.durable() }
         for zone in committed where zone.pending != nil { subscriptions.publish(zone.changes) }
-        return ModifyResult(saveResults: saveResults, deleteResults: deleteResults)
+        return results
     }
 
     /// Saves one record with the default policy and returns it as stored.
@@ -111,81 +115,70 @@ extension Database {
         }
     }
 
-    /// A record as it will be stored: its change tag is its save event's offset.
-    struct SavedRecord {
-        var record: Record
-        var offset: Int64
-        var isNew: Bool
-        var targets: CascadeTargets
-    }
-
-    /// Encodes a zone's plan as one batch; the offsets are those the batch will get, since the
-    /// caller holds the lock until it is written.
-    private func encode(_ plan: ZonePlan, partition: Partition, incarnation: Int64) throws -> (EncodedBatch, [SavedRecord]) {
-        var batch = RecordBatchBuilder(reservingCapacity: 256 * (plan.saves.count + plan.deletes.count))
-        var value: [UInt8] = []
-        value.reserveCapacity(1024)
-        var saved: [SavedRecord] = []
-        saved.reserveCapacity(plan.saves.count)
-        var offset = partition.endOffset
-        var headers = EventHeaderCache()
-        for save in plan.saves {
-            var record = save.record
-            let changeTag = ChangeTag.make(incarnation: incarnation, offset: offset)
-            record.recordChangeTag = changeTag
-            value.removeAll(keepingCapacity: true)
+    /// Encodes a zone's plan as one batch, setting each save's change tag from the offset it will
+    /// get (the caller holds the lock until the batch is written) and clearing its changed keys.
+    private func encode(
+        _ plan: inout ZonePlan, partition: Partition, incarnation: Int64, buffers: inout CommitBuffers
+    ) throws -> EncodedBatch {
+        var batch = buffers.takeBuilder()
+        defer { buffers.recycle(batch) }
+        let firstOffset = partition.endOffset
+        plan.firstOffset = firstOffset
+        // One timestamp for the whole commit: it is one atomic event in time.
+        let timestamp = RecordBatchBuilder.now()
+        for index in plan.saves.indices {
+            let changeTag = ChangeTag.make(incarnation: incarnation, offset: firstOffset + Int64(index))
+            plan.saves[index].record.recordChangeTag = changeTag
+            plan.saves[index].record.clearChangedKeys()
+            buffers.value.removeAll(keepingCapacity: true)
             // The planner validated the record (a merged update is the server's valid copy with
             // the caller's validated keys); only the size is checked again, as encoded.
-            try RecordCodec.encodeValidated(record, into: &value)
+            try RecordCodec.encodeValidated(plan.saves[index].record, into: &buffers.value, bound: plan.saves[index].sizeBound)
             batch.append(
-                key: record.recordID.recordName, value: value,
-                headers: headers.saveHeaders(recordType: record.recordType, changeTag: changeTag))
-            record.clearChangedKeys()
-            saved.append(SavedRecord(record: record, offset: offset, isNew: save.isNew, targets: save.targets))
-            offset += 1
+                key: plan.saves[index].record.recordID.recordName, value: buffers.value,
+                headers: buffers.headers.saveHeaders(recordType: plan.saves[index].record.recordType, changeTag: changeTag), timestamp: timestamp)
         }
         for delete in plan.deletes {
-            batch.append(key: delete.name, value: nil, headers: headers.deleteHeaders(recordType: delete.recordType))
+            batch.append(key: delete.name, value: nil, headers: buffers.headers.deleteHeaders(recordType: delete.recordType), timestamp: timestamp)
         }
-        return (try batch.encode(compression: log.options.compression), saved)
+        return try batch.encode(compression: log.options.compression, reusing: buffers.takeBatchBytes())
     }
 
-    /// Writes a zone's batch (not yet durable) and applies it to the state and the views.
+    /// Writes a zone's batch (not yet durable), applies it to the state and the views, and files
+    /// each item's outcome in `results`.
     private func write(
-        _ plan: ZonePlan, batch: EncodedBatch?, saved: [SavedRecord], state: inout State
+        _ plan: borrowing ZonePlan, batch: EncodedBatch?, results: inout ModifyResult, state: inout State
     ) throws -> CommittedZone {
         var committed = CommittedZone()
-        committed.saveResults.reserveCapacity(plan.saves.count)
-        committed.changes.reserveCapacity(plan.saves.count + plan.deletes.count)
         // Requests delete few records or many: a set keeps telling them apart linear.
-        let requestedDeletes = Set(plan.requestedDeletes)
+        let requestedDeletes = plan.requestedDeletes.isEmpty ? [] : Set(plan.requestedDeletes)
         for (id, error) in plan.failures {
-            if requestedDeletes.contains(id) { committed.deleteResults.append((id, .failure(error))) } else { committed.saveResults.append((id, .failure(error))) }
+            if requestedDeletes.contains(id) { results.deleteResults[id] = .failure(error) } else { results.saveResults[id] = .failure(error) }
         }
         // The zone is taken out of the dictionary while it changes, so its tables change in place.
         guard let batch, var zone = state.zones.removeValue(forKey: plan.zoneID) else { return committed }
         defer { state.zones[plan.zoneID] = zone }
         let pending = try zone.partition.appendWithoutWaiting(batch)
-        for save in saved {
-            zone.applySave(save.record, offset: save.offset, targets: save.targets)
-            committed.saveResults.append((save.record.recordID, .success(save.record)))
-            committed.changes.append(.saved(save.record, created: save.isNew))
+        committed.changes.reserveCapacity(plan.saves.count + plan.deletes.count)
+        // The views get the whole commit at once, each under one hold of its lock.
+        var events: [ViewEvent] = []
+        if !state.views.isEmpty { events.reserveCapacity(plan.saves.count + plan.deletes.count) }
+        for index in plan.saves.indices {
+            let record = plan.saves[index].record
+            zone.applySave(
+                record, offset: plan.firstOffset + Int64(index), targets: plan.saves[index].targets, nameHash: plan.saves[index].nameHash)
+            results.saveResults[record.recordID] = .success(record)
+            if !state.views.isEmpty { events.append(.saved(record)) }
+            committed.changes.append(.saved(record, created: plan.saves[index].isNew))
         }
         for delete in plan.deletes {
             zone.applyDelete(name: delete.name)
             let id = RecordID(recordName: delete.name, zoneID: plan.zoneID)
-            if requestedDeletes.contains(id) { committed.deleteResults.append((id, .success(()))) }
+            if requestedDeletes.contains(id) { results.deleteResults[id] = .success(()) }
+            if !state.views.isEmpty { events.append(.deleted(id, recordType: delete.recordType)) }
             committed.changes.append(.deleted(id, recordType: delete.recordType))
         }
-        if !state.views.isEmpty {
-            let events = committed.changes.map { change -> ViewEvent in
-                switch change {
-                case .saved(let record, _): .saved(record)
-                case .deleted(let id, let recordType): .deleted(id, recordType: recordType)
-                }
-            }
-            for view in state.views { view.apply(events) }
-        }
+        for view in state.views { view.apply(events) }
         committed.pending = pending
         return committed
     }
@@ -194,8 +187,5 @@ extension Database {
 /// What one zone's commit wrote and answers.
 struct CommittedZone {
     var pending: PendingAppend?
-    /// Each item's outcome, gathered into the request's result dictionaries once durable.
-    var saveResults: [(RecordID, Result<Record, RecordStoreError>)] = []
-    var deleteResults: [(RecordID, Result<Void, RecordStoreError>)] = []
     var changes: [RecordChange] = []
 }

@@ -24,6 +24,8 @@ public final class Database: Sendable {
         var checkpointed: [String: CheckpointPosition]?
         /// The views whose snapshot on disk covers `checkpointed`.
         var currentViewSnapshots: Set<String> = []
+        /// The buffers commits encode into, reused from one commit to the next.
+        var commitBuffers = CommitBuffers()
 
         /// Each zone's incarnation and end offset now.
         var positions: [String: CheckpointPosition] {

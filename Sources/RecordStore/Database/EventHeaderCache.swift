@@ -1,41 +1,37 @@
 import RecordLog
 
-/// Builds the headers of a batch's save and delete events without allocating them anew for every
-/// record: the `event` headers exist once, a record type's header is reused while the type
-/// repeats, and so is the header array; only the change tag is new per record.
+/// Encodes the headers of save and delete events once rather than once per record: the `event`
+/// and `recordType` headers are encoded once per record type (while the type repeats, also from
+/// one commit to the next), and only the change tag is encoded per record, into a reused buffer.
 struct EventHeaderCache {
-    private static let save = LogHeader(key: StoredEvent.eventHeader, string: StoredEvent.Kind.save.rawValue)
-    private static let delete = LogHeader(key: StoredEvent.eventHeader, string: StoredEvent.Kind.delete.rawValue)
-    private var lastType: (name: String, header: LogHeader)?
-    private var scratch: [LogHeader]
-
-    init() {
-        scratch = []
-        scratch.reserveCapacity(3)
-    }
+    private var lastType: (name: String, save: EncodedLogHeaders, delete: EncodedLogHeaders)?
+    private var scratch = EncodedLogHeaders()
 
     /// The headers of a save event, as `StoredEvent.headers(_:recordType:changeTag:)` makes them;
     /// valid until the next call.
-    mutating func saveHeaders(recordType: String, changeTag: String) -> [LogHeader] {
-        headers(Self.save, recordType: recordType, changeTag: changeTag)
-    }
-
-    /// The headers of a delete event (a tombstone); valid until the next call.
-    mutating func deleteHeaders(recordType: String) -> [LogHeader] {
-        headers(Self.delete, recordType: recordType, changeTag: nil)
-    }
-
-    private mutating func headers(_ event: LogHeader, recordType: String, changeTag: String?) -> [LogHeader] {
-        scratch.removeAll(keepingCapacity: true)
-        scratch.append(event)
-        if let lastType, lastType.name == recordType {
-            scratch.append(lastType.header)
-        } else {
-            let header = LogHeader(key: StoredEvent.recordTypeHeader, string: recordType)
-            lastType = (recordType, header)
-            scratch.append(header)
-        }
-        if let changeTag { scratch.append(LogHeader(key: StoredEvent.changeTagHeader, string: changeTag)) }
+    mutating func saveHeaders(recordType: String, changeTag: String) -> EncodedLogHeaders {
+        let shared = prefixes(recordType).save
+        scratch.removeAll()
+        scratch.append(contentsOf: shared)
+        scratch.append(key: StoredEvent.changeTagHeader, string: changeTag)
         return scratch
+    }
+
+    /// The headers of a delete event (a tombstone).
+    mutating func deleteHeaders(recordType: String) -> EncodedLogHeaders {
+        prefixes(recordType).delete
+    }
+
+    /// The encoded `event` and `recordType` headers of `recordType`'s saves and deletes.
+    private mutating func prefixes(_ recordType: String) -> (save: EncodedLogHeaders, delete: EncodedLogHeaders) {
+        if let lastType, lastType.name == recordType { return (lastType.save, lastType.delete) }
+        let type = LogHeader(key: StoredEvent.recordTypeHeader, string: recordType)
+        var save = EncodedLogHeaders(), delete = EncodedLogHeaders()
+        save.append(LogHeader(key: StoredEvent.eventHeader, string: StoredEvent.Kind.save.rawValue))
+        save.append(type)
+        delete.append(LogHeader(key: StoredEvent.eventHeader, string: StoredEvent.Kind.delete.rawValue))
+        delete.append(type)
+        lastType = (recordType, save, delete)
+        return (save, delete)
     }
 }

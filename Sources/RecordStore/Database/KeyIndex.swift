@@ -49,19 +49,26 @@ struct KeyIndex: Sendable {
     var count: Int { slots.count }
 
     subscript(name: String) -> RecordEntry? {
-        slots.find(name, hash: NameTable.hash(name), in: names).map { entries[Int($0)] }
+        self[name, hash: NameTable.hash(name)]
+    }
+
+    /// The entry of `name`, whose hash (``NameTable/hash(_:)``) the caller has: a commit hashes
+    /// each name once, to look it up when planning and to file it when writing.
+    subscript(name: String, hash hash: UInt32) -> RecordEntry? {
+        slots.find(name, hash: hash, in: names).map { entries[Int($0)] }
     }
 
     func recordType(of entry: RecordEntry) -> String { types.name(entry.typeID) }
 
-    /// Records a save of `name`; returns the record type it had if it was live.
+    /// Records a save of `name` (hashed `hash`, when the caller has it); returns the record type
+    /// it had if it was live.
     @discardableResult
-    mutating func save(name: String, recordType: String, offset: Int64, creationMillis: Int64, targets cascade: CascadeTargets)
-        -> String?
-    {
+    mutating func save(
+        name: String, hash: UInt32? = nil, recordType: String, offset: Int64, creationMillis: Int64, targets cascade: CascadeTargets
+    ) -> String? {
         let typeID = types.intern(recordType)
         let fresh = freeSlots.last ?? Int32(entries.count)
-        let slot = slots.findOrInsert(name, hash: NameTable.hash(name), in: names, fresh: fresh)
+        let slot = slots.findOrInsert(name, hash: hash ?? NameTable.hash(name), in: names, fresh: fresh)
         var previousType: String?
         if slot != fresh {
             previousType = types.name(entries[Int(slot)].typeID)

@@ -10,6 +10,10 @@ struct ZonePlan: Sendable {
         var isNew: Bool
         /// The record's `.deleteSelf` targets.
         var targets: CascadeTargets
+        /// The record name's hash in the zone's key index: looked up when planning, filed when writing.
+        var nameHash: UInt32
+        /// An upper bound of the record's encoded size with any change tag the store gives it.
+        var sizeBound: Int
     }
 
     struct Delete: Sendable {
@@ -23,6 +27,8 @@ struct ZonePlan: Sendable {
     var deletes: [Delete] = []
     var requestedDeletes: [RecordID] = []
     var failures: [RecordID: RecordStoreError] = [:]
+    /// The offset the first save gets, set when the plan is encoded.
+    var firstOffset: Int64 = 0
 
     var isEmpty: Bool { saves.isEmpty && deletes.isEmpty }
 }
@@ -71,9 +77,14 @@ struct ZonePlanner {
             }
             let cascade = deleted.isEmpty ? [] : cascadeOf(deleted, zone: zone, saved: savedNames())
             var newFailure = false
+            // Saves in one request mostly point to the same few records (a folder): the last
+            // target found live is not looked up again.
+            var lastLiveTarget: String?
             plan.saves.removeAll { save in
                 for target in save.targets {
-                    let exists = (zone.records[target] != nil || savedNames().contains(target)) && !cascade.contains(target)
+                    let isLive = target == lastLiveTarget || zone.records[target] != nil
+                    if isLive { lastLiveTarget = target }
+                    let exists = (isLive || savedNames().contains(target)) && !cascade.contains(target)
                     if !exists {
                         plan.failures[save.record.recordID] = .referenceViolation(
                             from: save.record.recordID, to: RecordID(recordName: target, zoneID: zoneID))
@@ -95,7 +106,8 @@ struct ZonePlanner {
     private func planSave(_ record: Record, zone: ZoneState) throws -> ZonePlan.Save {
         try record.validate()
         let name = record.recordID.recordName
-        guard let existing = zone.records[name] else {
+        let nameHash = NameTable.hash(name)
+        guard let existing = zone.records[name, hash: nameHash] else {
             if policy == .ifServerRecordUnchanged, record.recordChangeTag != nil {
                 throw RecordStoreError(
                     .unknownItem,
@@ -105,8 +117,8 @@ struct ZonePlanner {
             var new = record
             new.creationDate = now
             new.modificationDate = now
-            try checkSize(new)
-            return ZonePlan.Save(record: new, isNew: true, targets: new.cascadeTargets())
+            let sizeBound = try checkSize(new)
+            return ZonePlan.Save(record: new, isNew: true, targets: new.cascadeTargets(), nameHash: nameHash, sizeBound: sizeBound)
         }
         var result: Record
         switch policy {
@@ -131,22 +143,26 @@ struct ZonePlanner {
         }
         result.creationDate = existing.creationDate ?? now
         result.modificationDate = now
-        try checkSize(result)
-        return ZonePlan.Save(record: result, isNew: false, targets: result.cascadeTargets())
+        let sizeBound = try checkSize(result)
+        return ZonePlan.Save(record: result, isNew: false, targets: result.cascadeTargets(), nameHash: nameHash, sizeBound: sizeBound)
     }
 
-    /// Fails when the record, with the longest change tag it could get, encodes to over 1 MB.
-    /// Records far below the limit by a cheap upper bound skip the trial encoding.
-    private func checkSize(_ record: Record) throws {
-        if Self.encodedSizeBound(record) <= RecordLimits.maximumEncodedRecordSize { return }
+    /// Fails when the record, with the longest change tag it could get, encodes to over 1 MB;
+    /// returns an upper bound of its encoded size, which the encoder writes within.
+    /// Records far below the limit by that cheap bound skip the trial encoding.
+    private func checkSize(_ record: Record) throws -> Int {
+        let bound = Self.encodedSizeBound(record)
+        if bound <= RecordLimits.maximumEncodedRecordSize { return bound }
         var sized = record
         sized.recordChangeTag = ChangeTag.longest
         var scratch: [UInt8] = []
         try RecordCodec.encode(sized, into: &scratch)
+        return bound
     }
 
     /// An upper bound of the record's encoded size (FORMAT.md §9): every length, count and integer
-    /// is counted at a varint's ten bytes, every tag and flag at a byte more than it takes.
+    /// is counted at a varint's ten bytes, every tag and flag at a byte more than it takes; the
+    /// change tag at the longest the store makes, or the record's own if longer.
     static func encodedSizeBound(_ record: Record) -> Int {
         func bound(_ value: FieldValue) -> Int {
             switch value {
@@ -158,7 +174,7 @@ struct ZonePlanner {
             case .list(let values): return 12 + values.reduce(0) { $0 + bound($1) }
             }
         }
-        var total = 64 + record.recordType.utf8.count + ChangeTag.longest.utf8.count
+        var total = 64 + record.recordType.utf8.count + max(ChangeTag.longest.utf8.count, record.recordChangeTag?.utf8.count ?? 0)
         for field in record.fields {
             total += 12 + field.key.utf8.count + bound(field.value)
         }

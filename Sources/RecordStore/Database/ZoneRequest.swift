@@ -35,16 +35,26 @@ struct ZoneRequest {
         return groups
     }
 
-    /// Refuses a record name that appears twice among the zone's saves and deletes.
+    /// Refuses a record name that appears twice among the zone's saves and deletes. The zone is
+    /// fixed, so the names alone are compared, through a ``SlotTable`` over the request's own
+    /// arrays: one hash per name, no set of strings built.
     private func checkNamedOnce() throws(RecordStoreError) {
-        guard saving.count + deleting.count > 1 else { return }
-        var names = Set<String>(minimumCapacity: saving.count + deleting.count)
-        func checkOnce(_ id: RecordID) throws(RecordStoreError) {
-            guard names.insert(id.recordName).inserted else {
+        let count = saving.count + deleting.count
+        guard count > 1 else { return }
+        var table = SlotTable()
+        table.reserveCapacity(count)
+        for index in 0..<count {
+            let name = self.name(at: index)
+            let slot = table.findOrInsert(hash: SlotTable.hash(name), fresh: Int32(index)) { self.name(at: Int($0)) == name }
+            guard slot == Int32(index) else {
+                let id = index < saving.count ? saving[index].recordID : deleting[index - saving.count]
                 throw RecordStoreError(.invalidArguments, "Record \(id) appears twice in one request; save or delete it once.", recordID: id)
             }
         }
-        for record in saving { try checkOnce(record.recordID) }
-        for id in deleting { try checkOnce(id) }
+    }
+
+    /// The record name of item `index`: the saves, then the deletes.
+    private func name(at index: Int) -> String {
+        index < saving.count ? saving[index].recordID.recordName : deleting[index - saving.count].recordName
     }
 }

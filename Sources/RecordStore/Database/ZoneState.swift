@@ -19,11 +19,12 @@ struct ZoneState: Sendable {
         self.incarnation = incarnation
     }
 
-    /// Records a save of `record` at `offset`; `targets` are its cascade targets when known.
-    mutating func applySave(_ record: Record, offset: Int64, targets: CascadeTargets? = nil) {
+    /// Records a save of `record` at `offset`; `targets` are its cascade targets and `nameHash`
+    /// its name's hash in the key index, when known.
+    mutating func applySave(_ record: Record, offset: Int64, targets: CascadeTargets? = nil, nameHash: UInt32? = nil) {
         let name = record.recordID.recordName
         let previousType = records.save(
-            name: name, recordType: record.recordType, offset: offset, creationMillis: RecordEntry.millis(record.creationDate),
+            name: name, hash: nameHash, recordType: record.recordType, offset: offset, creationMillis: RecordEntry.millis(record.creationDate),
             targets: targets ?? record.cascadeTargets())
         indexes.didSave(name: name, recordType: record.recordType, previousType: previousType, record: record)
     }

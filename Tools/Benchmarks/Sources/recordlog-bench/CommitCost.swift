@@ -21,9 +21,10 @@ enum CommitCost {
                 try await ours.saveCommit((start..<min(start + 1000, preload)).map(Dataset.row))
             }
             let rows = (preload..<(preload + commits)).map(Dataset.row)
-            let seconds = try await Measure.seconds { try await ours.saveSingly(rows, writers: count) }
+            var cpu = 0.0
+            let seconds = try await Measure.seconds { cpu = try await Measure.cpuSeconds { try await ours.saveSingly(rows, writers: count) } }
             try database.close()
-            lines.append(String(format: "%2d writer(s), %d records before: %.1f µs per commit (%.0f commits/s without fsync)", count, preload, seconds * 1e6 / Double(commits), Double(commits) / seconds))
+            lines.append(String(format: "%2d writer(s), %d records before: %.1f µs per commit (%.0f commits/s without fsync), %.1f µs CPU per commit", count, preload, seconds * 1e6 / Double(commits), Double(commits) / seconds, cpu * 1e6 / Double(commits)))
         }
         return lines.joined(separator: "\n")
     }
@@ -41,8 +42,9 @@ enum CommitCost {
         try await ours.saveFolders()
         let commits = stride(from: 0, to: records, by: 1000).map { start in (start..<min(start + 1000, records)).map(Dataset.row) }
         var seconds = 0.0
-        for rows in commits { seconds += try await Measure.seconds { try await ours.saveCommit(rows) } }
-        return String(format: "%d records in commits of 1000, %@: %.2f µs per record (%.0f records/s without fsync)",
-            records, views ? "Notes views live" : "no views", seconds * 1e6 / Double(records), Double(records) / seconds)
+        var cpu = 0.0
+        for rows in commits { seconds += try await Measure.seconds { cpu += try await Measure.cpuSeconds { try await ours.saveCommit(rows) } } }
+        return String(format: "%d records in commits of 1000, %@: %.2f µs per record (%.0f records/s without fsync), %.2f µs CPU per record",
+            records, views ? "Notes views live" : "no views", seconds * 1e6 / Double(records), Double(records) / seconds, cpu * 1e6 / Double(records))
     }
 }

@@ -11,6 +11,20 @@ enum Measure {
         return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     }
 
+    /// Seconds of CPU the whole process (every thread) spent running `body`: unlike the wall
+    /// clock, not inflated by other processes sharing the cores.
+    static func cpuSeconds(isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Void) async rethrows -> Double {
+        let start = processCPUSeconds()
+        try await body()
+        return processCPUSeconds() - start
+    }
+
+    private static func processCPUSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
     /// A field of /proc/self/status in bytes (VmRSS, VmHWM), 0 when unavailable.
     static func status(_ field: String) -> Int {
         guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }

@@ -1,0 +1,35 @@
+import Testing
+@testable import RecordLog
+
+@Suite struct BatchBufferReuseTests {
+    static func builder(_ range: Range<Int>, valueSize: Int) -> RecordBatchBuilder {
+        var builder = RecordBatchBuilder()
+        refill(&builder, range, valueSize: valueSize)
+        return builder
+    }
+
+    static func refill(_ builder: inout RecordBatchBuilder, _ range: Range<Int>, valueSize: Int) {
+        builder.removeAll()
+        for index in range {
+            let value = (0..<valueSize).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ index) }
+            builder.append(key: "key-\(index)", value: value, headers: [LogHeader(key: "h", string: "\(index)")], timestamp: 7)
+        }
+    }
+
+    @Test("a batch encoded into a reused builder and buffer holds the same bytes as a fresh one, nothing of the earlier, larger batch", arguments: [CompressionCodec.lz4, .none])
+    func reuseLeaksNothing(codec: CompressionCodec) throws {
+        var builder = Self.builder(0..<2_000, valueSize: 300)
+        let large = try builder.encode(compression: codec).bytes
+        let largeAddress = large.withUnsafeBufferPointer { $0.baseAddress }
+        let largeCapacity = builder.capacity
+        Self.refill(&builder, 5_000..<5_003, valueSize: 10)
+        #expect(builder.capacity == largeCapacity, "the record buffer is kept")
+        let small = try builder.encode(compression: codec, reusing: consume large)
+        #expect(small.bytes.withUnsafeBufferPointer { $0.baseAddress } == largeAddress, "the output buffer is reused")
+        let fresh = try Self.builder(5_000..<5_003, valueSize: 10).encode(compression: codec)
+        #expect(small.bytes == fresh.bytes)
+        #expect(small.uncompressedSize == fresh.uncompressedSize)
+        let records = try RecordBatch(bytes: small.bytes[...]).records()
+        #expect(records.map(\.keyString) == ["key-5000", "key-5001", "key-5002"])
+    }
+}

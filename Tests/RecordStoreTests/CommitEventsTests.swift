@@ -1,0 +1,57 @@
+import Foundation
+@testable import RecordStore
+import Testing
+
+/// How one commit's events are written: their headers and time.
+@Suite struct CommitEventsTests {
+    @Test("the events of one commit carry one timestamp (a commit is one atomic event in time) and the usual headers")
+    func oneTimestampPerCommit() async throws {
+        try await withTemporaryDatabase { database in
+            _ = try await database.save(makeRecord("parent", type: "Folder"))
+            var records = (0..<300).map { makeRecord("note-\($0)", ["parent": ref("parent")]) }
+            records += (0..<20).map { makeRecord("other-\($0)", type: "Other") }
+            _ = try await database.modifyRecords(saving: records, deleting: [])
+            _ = try await database.modifyRecords(saving: [], deleting: [RecordID(recordName: "parent")])
+            let events = try database.log.partition(for: ZoneID.default.zoneName).records(from: 1)
+            #expect(events.count == 320 + 301)
+            let saves = events.prefix(320), deletes = events.dropFirst(320)
+            #expect(Set(saves.map(\.timestamp)).count == 1)
+            #expect(Set(deletes.map(\.timestamp)).count == 1)
+            for event in saves {
+                let type = event.keyString?.hasPrefix("note-") == true ? "Note" : "Other"
+                #expect(event.headers == StoredEvent.headers(.save, recordType: type, changeTag: "\(event.header(StoredEvent.changeTagHeader)?.stringValue ?? "?")"))
+                #expect(event.header(StoredEvent.changeTagHeader)?.stringValue?.hasSuffix("-" + String(event.offset, radix: 36)) == true)
+            }
+            for event in deletes {
+                let type = event.keyString == "parent" ? "Folder" : "Note"
+                #expect(event.headers == StoredEvent.headers(.delete, recordType: type))
+                #expect(event.isTombstone)
+            }
+        }
+    }
+
+    @Test("a small commit after a large one (its buffers reused) holds its own events only, and reopens the same")
+    func smallCommitAfterLargeOne() async throws {
+        try await withStoreDirectory { path in
+            let database = try await Database(directory: path)
+            let large = (0..<400).map { makeRecord("large-\($0)", ["text": .string(String(repeating: "\($0 % 10)", count: 2_000))]) }
+            _ = try await database.modifyRecords(saving: large, deleting: [])
+            let small = [makeRecord("small", ["text": .string("tiny")])]
+            _ = try await database.modifyRecords(saving: small, deleting: [])
+            _ = try await database.modifyRecords(saving: [makeRecord("large-0", ["text": .string("edited")])], deleting: [], savePolicy: .allKeys)
+            let partition = try database.log.partition(for: ZoneID.default.zoneName)
+            let batches = try partition.batches(from: 0, maxBytes: .max)
+            #expect(batches.map { $0.header.recordCount } == [400, 1, 1])
+            let smallBatch = try #require(batches.dropFirst().first)
+            #expect(smallBatch.bytes.count < 300, "the small batch is \(smallBatch.bytes.count) bytes")
+            #expect(try smallBatch.records().map(\.keyString) == ["small"])
+            try database.close()
+
+            let reopened = try await Database(directory: path)
+            #expect(try await reopened.record(for: RecordID(recordName: "small"))["text"] == .string("tiny"))
+            #expect(try await reopened.record(for: RecordID(recordName: "large-0"))["text"] == .string("edited"))
+            #expect(try await reopened.record(for: RecordID(recordName: "large-399"))["text"] == .string(String(repeating: "9", count: 2_000)))
+            try reopened.close()
+        }
+    }
+}
