@@ -71,16 +71,11 @@ struct NoteSlots: Sendable {
 
     /// Adds `note`, or replaces the note with its id (moving it between folders as needed).
     mutating func save(_ note: Note) {
-        save(id: note.id, folderID: note.folderID, content: note.content, createdAt: note.createdAt, modifiedAt: note.modifiedAt)
-    }
-
-    /// Adds the note with these fields, or replaces the note with its id; copies the strings' bytes.
-    mutating func save(id: String, folderID: String, content: String, createdAt: Date?, modifiedAt: Date?) {
-        var id = id, folderID = folderID, content = content
+        var id = note.id, folderID = note.folderID, content = note.content
         id.withUTF8 { id in
             folderID.withUTF8 { folderID in
                 content.withUTF8 { content in
-                    save(id: id, folderID: folderID, content: content, createdAt: createdAt, modifiedAt: modifiedAt)
+                    save(id: id, folderID: folderID, content: content, createdAt: note.createdAt, modifiedAt: note.modifiedAt)
                 }
             }
         }

@@ -60,10 +60,16 @@ public struct NotesView: MaterializedView {
         }
     }
 
-    /// Reads only the note's `folder` and `content` fields of the record, in place, and copies
-    /// their bytes into the view without building strings; folds as
-    /// `apply(.saved(record.materialized()))` does (``NotesRecords/note(from:)``).
+    /// Reads only the note's `folder` and `content` fields of the record, in place; folds as
+    /// `apply(.saved(record.materialized()))` does.
     public mutating func apply(saved record: StoredRecord) {
+        save(record)
+    }
+
+    /// Files a saved record as ``NotesRecords/note(from:)`` maps it, without building the `Note`:
+    /// the id, folder and content bytes go straight into the view (from the log on replay, from
+    /// the record's strings on live commits).
+    private mutating func save(_ record: some NotesRecordSource) {
         guard record.recordID.zoneID == NotesRecords.zone, record.hasRecordType(NotesRecords.noteType) else { return }
         var id = record.recordID.recordName
         id.withUTF8 { id in
@@ -76,19 +82,6 @@ public struct NotesView: MaterializedView {
                 }
             }
         }
-    }
-
-    /// Folds a live save as ``NotesRecords/note(from:)`` maps it, without building the `Note`:
-    /// the record's strings go to the view as they are.
-    private mutating func save(_ record: Record) {
-        guard record.recordID.zoneID == NotesRecords.zone, record.recordType == NotesRecords.noteType,
-            case .reference(let folder)? = record[Note.Fields.folderID.rawValue]
-        else { return }
-        var content = ""
-        if case .string(let text)? = record[Note.Fields.content.rawValue] { content = text }
-        storage.save(
-            id: record.recordID.recordName, folderID: folder.recordID.recordName, content: content,
-            createdAt: record.creationDate, modifiedAt: record.modificationDate)
     }
 
     /// How many notes the view holds.
