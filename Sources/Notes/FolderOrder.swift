@@ -1,3 +1,5 @@
+import RecordStore
+
 /// One folder's notes as slots of a ``NoteSlots`` table, kept in the order the app lists them:
 /// by modification date (a note never saved first), then by id.
 ///
@@ -7,10 +9,15 @@
 /// owner's: each change takes `sortsBefore`, which compares the notes in two slots.
 struct FolderOrder: Sendable {
     /// Slots in listing order.
-    private(set) var slots: [Int32] = []
+    private(set) var slots = MappedArray<Int32>()
 
     init(capacity: Int) {
         slots.reserveCapacity(capacity)
+    }
+
+    /// The order a snapshot holds.
+    init(slots: MappedArray<Int32>) {
+        self.slots = slots
     }
 
     var isEmpty: Bool { slots.isEmpty }

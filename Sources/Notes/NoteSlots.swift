@@ -12,19 +12,35 @@ import RecordStore
 /// (record names are ASCII).
 struct NoteSlots: Sendable {
     /// The cells by slot.
-    private(set) var cells: [NoteCell] = []
-    private var texts = TextArena()
+    private(set) var cells = MappedArray<NoteCell>()
+    private(set) var texts = TextArena()
     /// Note id → slot (the ids are those of `cells`).
-    private var ids = SlotTable()
+    private(set) var ids = SlotTable()
     private var freeSlots: [Int32] = []
     /// Folder id → index into `folderIDsByIndex` and `orders`. A folder stays once it has held a note.
     private var folderTable = SlotTable()
-    private var folderIDsByIndex: [String] = []
-    private var orders: [FolderOrder] = []
+    private(set) var folderIDsByIndex: [String] = []
+    private(set) var orders: [FolderOrder] = []
     /// The room a new folder's order starts with.
     var folderCapacity = 0
 
     var count: Int { ids.count }
+
+    init() {}
+
+    /// The slots a snapshot holds: no free slot, the folders' orders as given, and the folder
+    /// table rebuilt from their ids; nil if an id repeats.
+    init?(cells: MappedArray<NoteCell>, texts: TextArena, ids: SlotTable, folderIDs: [String], orders: [FolderOrder]) {
+        self.cells = cells
+        self.texts = texts
+        self.ids = ids
+        for var folderID in folderIDs {
+            _ = folderID.withUTF8 { folderIndexFiling($0) }
+        }
+        guard folderIDsByIndex.count == orders.count else { return nil }
+        // Filing made each folder an empty order; the snapshot's replace them.
+        self.orders = orders
+    }
 
     /// Makes room for `notes` notes without growing the tables.
     mutating func reserveCapacity(_ notes: Int) {
@@ -33,7 +49,13 @@ struct NoteSlots: Sendable {
     }
 
     private func slot(of id: UnsafeBufferPointer<UInt8>) -> Int32? {
-        ids.find(hash: SlotTable.hash(UnsafeRawBufferPointer(id))) { texts.withBytes(cells[Int($0)].id) { $0.hasSameBytes(as: id) } }
+        ids.find(hash: ids.hash(UnsafeRawBufferPointer(id))) { isNote(at: $0, id: id) }
+    }
+
+    /// Whether the note in `slot` has this id (no slot outside the cells does: only a damaged
+    /// snapshot could point there).
+    private func isNote(at slot: Int32, id: UnsafeBufferPointer<UInt8>) -> Bool {
+        slot >= 0 && Int(slot) < cells.count && texts.withBytes(cells[Int(slot)].id) { $0.hasSameBytes(as: id) }
     }
 
     /// The note with this id, if any.
@@ -44,10 +66,22 @@ struct NoteSlots: Sendable {
 
     /// The note in `slot`, rebuilt from its cell.
     private func note(at slot: Int32) -> Note {
-        let cell = cells[Int(slot)]
+        let cell = cell(slot)
         return Note(
-            id: texts.string(cell.id), folderID: folderIDsByIndex[Int(cell.folder)], content: texts.string(cell.content),
+            id: texts.string(cell.id), folderID: folderID(cell.folder), content: texts.string(cell.content),
             createdAt: cell.createdAt, modifiedAt: cell.modifiedAt)
+    }
+
+    /// The cell in `slot` (a free one for a slot outside the cells, which only a folder order
+    /// read from a damaged snapshot could hold).
+    private func cell(_ slot: Int32) -> NoteCell {
+        slot >= 0 && Int(slot) < cells.count ? cells[Int(slot)] : .free
+    }
+
+    /// The id of folder `index` (empty for an index no folder has, which only a damaged snapshot
+    /// could hold).
+    private func folderID(_ index: Int32) -> String {
+        folderIDsByIndex.indices.contains(Int(index)) ? folderIDsByIndex[Int(index)] : ""
     }
 
     /// The ids of the folders that hold notes, ascending.
@@ -90,9 +124,7 @@ struct NoteSlots: Sendable {
         // The table asks about the notes while it changes: lend it out of `self` meanwhile.
         var table = SlotTable()
         swap(&table, &ids)
-        let slot = table.findOrInsert(hash: SlotTable.hash(UnsafeRawBufferPointer(id)), fresh: fresh) {
-            texts.withBytes(cells[Int($0)].id) { $0.hasSameBytes(as: id) }
-        }
+        let slot = table.findOrInsert(hash: table.hash(UnsafeRawBufferPointer(id)), fresh: fresh) { isNote(at: $0, id: id) }
         swap(&table, &ids)
         let folder = Int32(folderIndexFiling(folderID))
         var cell = NoteCell(
@@ -119,7 +151,7 @@ struct NoteSlots: Sendable {
     /// Whether the note in slot `lhs` lists before the note in slot `rhs`: by modification date
     /// (a note never saved first), then by id.
     private func sortsBefore(_ lhs: Int32, _ rhs: Int32) -> Bool {
-        let left = cells[Int(lhs)], right = cells[Int(rhs)]
+        let left = cell(lhs), right = cell(rhs)
         let leftDate = left.flags & NoteCell.hasModified == 0 ? Date.distantPast.timeIntervalSinceReferenceDate : left.modified
         let rightDate = right.flags & NoteCell.hasModified == 0 ? Date.distantPast.timeIntervalSinceReferenceDate : right.modified
         if leftDate != rightDate { return leftDate < rightDate }
@@ -128,6 +160,7 @@ struct NoteSlots: Sendable {
 
     /// Applies `change` to the order of `folder`, which it may arrange with ``sortsBefore(_:_:)``.
     private mutating func reorder(_ folder: Int32, _ change: (inout FolderOrder, (Int32, Int32) -> Bool) -> Void) {
+        guard orders.indices.contains(Int(folder)) else { return }
         // Taken out of `self` meanwhile, so that the comparison may read the cells.
         var order = FolderOrder(capacity: 0)
         swap(&order, &orders[Int(folder)])
@@ -159,7 +192,7 @@ struct NoteSlots: Sendable {
         return id.withUTF8 { id in
             var table = SlotTable()
             swap(&table, &ids)
-            let slot = table.remove(hash: SlotTable.hash(UnsafeRawBufferPointer(id))) { texts.withBytes(cells[Int($0)].id) { $0.hasSameBytes(as: id) } }
+            let slot = table.remove(hash: table.hash(UnsafeRawBufferPointer(id))) { isNote(at: $0, id: id) }
             swap(&table, &ids)
             guard let slot else { return nil }
             let note = note(at: slot)

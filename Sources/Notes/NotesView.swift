@@ -1,11 +1,11 @@
 import RecordStore
 
 /// Every note of the Notes zone, by folder: a materialized view over the log.
-public struct NotesView: MaterializedView {
+///
+/// Its snapshot is mapped (``MappedSnapshotView``): a store opens without reading the notes, and
+/// reads a folder's notes from the file when it is first listed.
+public struct NotesView: MappedSnapshotView {
     public static let name = "notes-notes"
-    /// The view holds every note's text: replaying the log rebuilds it faster than decoding a
-    /// JSON snapshot as large as the notes themselves, and keeps the store half the size.
-    public static let keepsSnapshot = false
     /// The notes, by id and by folder.
     private var storage = NoteSlots()
 
@@ -18,6 +18,17 @@ public struct NotesView: MaterializedView {
     /// Whether both views hold the same notes.
     public static func == (lhs: NotesView, rhs: NotesView) -> Bool {
         lhs.storage.count == rhs.storage.count && lhs.storage.allNotes.allSatisfy { rhs.storage.note($0.id) == $0 }
+    }
+
+    /// Writes the notes as the sections of the view's mapped snapshot.
+    public func writeSnapshot(to writer: inout ViewSnapshotWriter) throws {
+        try storage.writeSnapshot(to: &writer)
+    }
+
+    /// The notes of a mapped snapshot, read in place.
+    public init?(snapshot: MappedViewSnapshot) {
+        guard let storage = NoteSlots(snapshot: snapshot) else { return nil }
+        self.storage = storage
     }
 
     /// Reads the notes a view encoded (`encode(to:)`).

@@ -1,5 +1,7 @@
+import RecordStore
+
 /// Where a text lives in a ``TextArena``.
-struct TextRef: Sendable, Equatable {
+struct TextRef: Sendable, Equatable, BitwiseCopyable {
     var page: UInt32
     var offset: UInt32
     var count: UInt32
@@ -18,7 +20,8 @@ struct TextRef: Sendable, Equatable {
 struct TextArena: Sendable {
     static let pageSize = 1 << 20
 
-    private var pages: [[UInt8]] = []
+    /// The pages; those read from a mapped snapshot are full (their capacity is their count).
+    private(set) var pages: [MappedArray<UInt8>] = []
     /// Bytes of texts appended and not released.
     private(set) var liveBytes = 0
     /// Bytes of released texts, still taking room.
@@ -30,7 +33,7 @@ struct TextArena: Sendable {
         if let last = pages.indices.last, pages[last].capacity - pages[last].count >= bytes.count {
             return append(bytes, toPage: last)
         }
-        var page: [UInt8] = []
+        var page = MappedArray<UInt8>()
         page.reserveCapacity(max(Self.pageSize, bytes.count))
         pages.append(page)
         return append(bytes, toPage: pages.count - 1)
@@ -43,11 +46,23 @@ struct TextArena: Sendable {
         return TextRef(page: UInt32(index), offset: UInt32(offset), count: UInt32(bytes.count))
     }
 
-    /// Calls `body` with the bytes of the text at `ref`.
-    func withBytes<Result>(_ ref: TextRef, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
-        guard ref.count > 0 else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
-        return pages[Int(ref.page)].withUnsafeBufferPointer { page in
-            body(UnsafeBufferPointer(rebasing: page[Int(ref.offset)..<Int(ref.offset + ref.count)]))
+    /// An empty arena.
+    init() {}
+
+    /// The arena of pages read from a snapshot, holding `liveBytes` of texts.
+    init(pages: [MappedArray<UInt8>], liveBytes: Int) {
+        self.pages = pages
+        self.liveBytes = liveBytes
+    }
+
+    /// Calls `body` with the bytes of the text at `ref` (none for a reference outside the pages,
+    /// which only a damaged snapshot could hold).
+    func withBytes<Result>(_ ref: TextRef, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        guard ref.count > 0, Int(ref.page) < pages.count else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
+        return try pages[Int(ref.page)].withUnsafeBufferPointer { page in
+            let end = Int(ref.offset) + Int(ref.count)
+            guard end <= page.count else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
+            return try body(UnsafeBufferPointer(rebasing: page[Int(ref.offset)..<end]))
         }
     }
 

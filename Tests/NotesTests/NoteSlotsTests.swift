@@ -103,4 +103,19 @@ import TestSupport
     func cellSize() {
         #expect(MemoryLayout<NoteCell>.stride == 48)
     }
+
+    @Test("a cell lies in memory as FORMAT.md §12.1 gives it: the mapped snapshot reads cells in place")
+    func cellLayout() {
+        #expect(MemoryLayout<NoteCell>.size == 48, "no padding at the end")
+        #expect(MemoryLayout<NoteCell>.offset(of: \.created) == 0)
+        #expect(MemoryLayout<NoteCell>.offset(of: \.modified) == 8)
+        #expect(MemoryLayout<NoteCell>.offset(of: \.id) == 16)
+        #expect(MemoryLayout<NoteCell>.offset(of: \.content) == 28)
+        #expect(MemoryLayout<NoteCell>.offset(of: \.folder) == 40)
+        #expect(MemoryLayout<NoteCell>.offset(of: \.flags) == 44)
+        #expect(MemoryLayout<TextRef>.offset(of: \.page) == 0)
+        #expect(MemoryLayout<TextRef>.offset(of: \.offset) == 4)
+        #expect(MemoryLayout<TextRef>.offset(of: \.count) == 8)
+        #expect(MemoryLayout<TextRef>.size == 12)
+    }
 }

@@ -10,6 +10,19 @@ public enum DurableFile {
         try FileSystem.writeAtomically(bytes, to: path, directory: parent)
     }
 
+    /// Replaces the file at `path` atomically and durably with the bytes `body` writes, front to
+    /// back, as ``write(_:to:)`` does; if `body` throws, the file is left as it was.
+    public static func write(to path: String, _ body: (DurableFileWriter) throws -> Void) throws {
+        let directory = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        let parent = directory.isEmpty ? "." : directory
+        try FileSystem.makeDirectory(parent)
+        try FileSystem.writeAtomically(to: path, directory: parent) { file in
+            let writer = DurableFileWriter(file: file)
+            try body(writer)
+            try writer.flush()
+        }
+    }
+
     /// The file's bytes, or nil when it does not exist.
     public static func read(_ path: String) throws -> [UInt8]? {
         guard FileSystem.exists(path) else { return nil }

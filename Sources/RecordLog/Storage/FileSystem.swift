@@ -80,12 +80,21 @@ enum FileSystem {
 
     /// Replaces `path` with `bytes` atomically: temporary file, fsync, rename, fsync of the directory.
     static func writeAtomically(_ bytes: [UInt8], to path: String, directory: String) throws {
+        try writeAtomically(to: path, directory: directory) { try $0.write(bytes, at: 0) }
+    }
+
+    /// Replaces `path` with what `body` writes into a new file, atomically: temporary file, fsync,
+    /// rename, fsync of the directory. If `body` throws, the temporary file is removed.
+    static func writeAtomically(to path: String, directory: String, _ body: (OpenFile) throws -> Void) throws {
         let temporary = path + ".tmp"
         try remove(temporary)
         do {
             let file = try OpenFile(path: temporary, writable: true, create: true, exclusive: true)
-            try file.write(bytes, at: 0)
+            try body(file)
             try file.syncData()
+        } catch {
+            try? remove(temporary)
+            throw error
         }
         try rename(temporary, path)
         try syncDirectory(directory)

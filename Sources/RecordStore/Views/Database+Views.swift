@@ -11,9 +11,7 @@ extension Database {
     public func register<View: MaterializedView>(_ type: View.Type) throws -> ViewHandle<View> {
         try checkOpen()
         try Self.validateViewName(View.name)
-        let saved = View.keepsSnapshot
-            ? (try? DurableFile.read(ViewSnapshot<View>.path(directory: directory))).flatMap { $0 }.flatMap(ViewSnapshot<View>.decode)
-            : nil
+        let saved = savedSnapshot(View.self)
         return try state.withLock { state in
             if let existing = state.views.first(where: { $0.name == View.name }) {
                 guard let handle = existing.handle as? ViewHandle<View> else {
@@ -23,8 +21,8 @@ extension Database {
                 return handle
             }
             let usable = saved?.storeID == storeID ? saved : nil
-            let view = try build(View.self, zones: Array(state.zones.values), from: usable)
-            let handle = ViewHandle(view)
+            let (view, fromSnapshot) = try build(View.self, zones: Array(state.zones.values), from: usable)
+            let handle = ViewHandle(view, fromSnapshot: fromSnapshot)
             state.views.append(ViewSink(handle))
             if let usable, let checkpointed = state.checkpointed,
                 usable.zones.mapValues({ CheckpointPosition(incarnation: $0.incarnation, offset: $0.offset) }) == checkpointed
@@ -35,17 +33,46 @@ extension Database {
         }
     }
 
+    /// The view's snapshot, read as its kind of view writes it; nil when there is none or it is
+    /// not usable (logged).
+    private func savedSnapshot<View: MaterializedView>(_ type: View.Type) -> ViewSnapshot<View>? {
+        guard View.keepsSnapshot else { return nil }
+        guard let mapped = View.self as? any MappedSnapshotView.Type else {
+            return (try? DurableFile.read(ViewSnapshot<View>.path(directory: directory))).flatMap { $0 }.flatMap(ViewSnapshot<View>.decode)
+        }
+        let path = Self.mappedSnapshotPath(directory: directory, name: View.name)
+        let snapshot = MappedViewSnapshot.open(path: path) { reason in
+            logger.warning("ignoring a view snapshot: \(reason); the view is rebuilt from the log", metadata: ["path": "\(path)"])
+        }
+        guard let snapshot else { return nil }
+        func open<Mapped: MappedSnapshotView>(_ type: Mapped.Type) -> Mapped? { Mapped(snapshot: snapshot) }
+        guard let view = open(mapped) as? View else {
+            logger.warning("ignoring a view snapshot the view does not read; the view is rebuilt from the log", metadata: ["path": "\(path)"])
+            return nil
+        }
+        return ViewSnapshot(storeID: snapshot.storeID, zones: snapshot.zones, view: view)
+    }
+
+    /// Where a ``MappedSnapshotView``'s snapshot lives.
+    static func mappedSnapshotPath(directory: String, name: String) -> String {
+        directory + "/" + StateSnapshot.directoryName + "/view-" + name + ".mapped"
+    }
+
     /// The view rebuilt from scratch by replaying every zone's log — what a registered view must
     /// equal at any time. For tests and debugging; the database is not changed.
     public func rebuild<View: MaterializedView>(_ type: View.Type) throws -> View {
         try checkOpen()
         let zones = state.withLock { Array($0.zones.values) }
-        return try build(View.self, zones: zones, from: nil)
+        return try build(View.self, zones: zones, from: nil).view
     }
 
-    /// Folds the zones' events into a view, starting from a snapshot when it fits the logs.
-    private func build<View: MaterializedView>(_ type: View.Type, zones: [ZoneState], from snapshot: ViewSnapshot<View>?) throws -> View {
+    /// Folds the zones' events into a view, starting from a snapshot when it fits the logs (and
+    /// then says so).
+    private func build<View: MaterializedView>(
+        _ type: View.Type, zones: [ZoneState], from snapshot: ViewSnapshot<View>?
+    ) throws -> (view: View, fromSnapshot: Bool) {
         var view = View()
+        var fromSnapshot = false
         var starts: [ZoneID: Int64] = [:]
         if let snapshot {
             let live = Dictionary(zones.map { ($0.zoneID.zoneName, $0) }, uniquingKeysWith: { first, _ in first })
@@ -55,6 +82,7 @@ extension Database {
             }
             if usable {
                 view = snapshot.view
+                fromSnapshot = true
                 for (name, position) in snapshot.zones {
                     if let zone = live[name], zone.incarnation == position.incarnation {
                         starts[zone.zoneID] = position.offset
@@ -69,7 +97,7 @@ extension Database {
         })
         try Self.replay(zones, from: starts, saved: { view.apply(saved: $0) }, other: { view.apply($0) })
         view.didReplay()
-        return view
+        return (view, fromSnapshot)
     }
 
     /// From how many records on a replay reads and folds on two threads (``ReplayPipeline``);
@@ -146,17 +174,34 @@ extension Database {
     /// Writes every registered view's snapshot, with the offsets it covers. Called under the lock
     /// by `checkpoint()`.
     func snapshotViews(_ state: State) throws {
-        let zones = Dictionary(
-            state.zones.values.map { ($0.zoneID.zoneName, ["incarnation": $0.incarnation, "offset": $0.partition.endOffset]) },
-            uniquingKeysWith: { first, _ in first })
+        let zones = state.zones.values.map { (name: $0.zoneID.zoneName, incarnation: $0.incarnation, offset: $0.partition.endOffset) }
         for sink in state.views where sink.keepsSnapshot {
-            // Assemble the snapshot JSON around the view's own JSON, keys sorted as JSONEncoder's.
-            let zonesJSON = try JSONEncoder.sortedKeys.encode(zones)
-            let storeJSON = try JSONEncoder.sortedKeys.encode(storeID)
-            var json = Array("{\"storeID\":".utf8) + Array(storeJSON) + Array(",\"view\":".utf8) + (try sink.encode())
-            json += Array(",\"zones\":".utf8) + Array(zonesJSON) + Array("}".utf8)
-            TokenBytes.append(CRC32C.checksum(json), to: &json)
-            try DurableFile.write(json, to: directory + "/" + StateSnapshot.directoryName + "/view-" + sink.name + ".snapshot")
+            try sink.writeSnapshot(directory, storeID, zones)
+        }
+    }
+
+    /// Writes a view's JSON snapshot (FORMAT.md §12).
+    static func writeJSONSnapshot(
+        _ viewJSON: [UInt8], name: String, directory: String, storeID: [UInt8], zones: [(name: String, incarnation: Int64, offset: Int64)]
+    ) throws {
+        let positions = Dictionary(zones.map { ($0.name, ["incarnation": $0.incarnation, "offset": $0.offset]) }, uniquingKeysWith: { first, _ in first })
+        // Assemble the snapshot JSON around the view's own JSON, keys sorted as JSONEncoder's.
+        let zonesJSON = try JSONEncoder.sortedKeys.encode(positions)
+        let storeJSON = try JSONEncoder.sortedKeys.encode(storeID)
+        var json = Array("{\"storeID\":".utf8) + Array(storeJSON) + Array(",\"view\":".utf8) + viewJSON
+        json += Array(",\"zones\":".utf8) + Array(zonesJSON) + Array("}".utf8)
+        TokenBytes.append(CRC32C.checksum(json), to: &json)
+        try DurableFile.write(json, to: directory + "/" + StateSnapshot.directoryName + "/view-" + name + ".snapshot")
+    }
+
+    /// Writes a mapped view's snapshot: its sections, then the footer (FORMAT.md §12).
+    static func writeMappedSnapshot(
+        _ view: some MappedSnapshotView, directory: String, storeID: [UInt8], zones: [(name: String, incarnation: Int64, offset: Int64)]
+    ) throws {
+        try DurableFile.write(to: mappedSnapshotPath(directory: directory, name: type(of: view).name)) { file in
+            var writer = ViewSnapshotWriter(file: file)
+            try view.writeSnapshot(to: &writer)
+            try writer.finish(storeID: storeID, zones: zones)
         }
     }
 

@@ -5,7 +5,9 @@
 /// and its slot; the names themselves live in the caller's storage, and the table asks the caller
 /// whether the name at a slot is the one sought. Kept at most half full, so that a miss ends after
 /// a probe or two; a resize never rehashes a name. The hash (``hash(_:)``) is a fast multiply-mix
-/// over the UTF-8 bytes, seeded per process.
+/// over the UTF-8 bytes, seeded per process — or, for a table saved in a snapshot, with the seed
+/// it was saved with. The buckets are a ``MappedArray``, so a table may be read in place from a
+/// mapped snapshot.
 ///
 /// ```swift
 /// var table = SlotTable()
@@ -16,21 +18,47 @@
 /// ```
 public struct SlotTable: Sendable {
     /// 0 = empty; otherwise `hash << 32 | (slot + 1)`.
-    private var buckets: [UInt64] = []
+    public private(set) var buckets = MappedArray<UInt64>()
     /// How many names the table holds.
     public private(set) var count = 0
-    private static let seed = UInt64.random(in: 1...UInt64.max)
+    /// The seed of ``hash(_:)-swift.type.method``: this process's.
+    public static let processSeed = UInt64.random(in: 1...UInt64.max)
+    /// The seed of the hashes this table files names under (``hash(_:seed:)``).
+    public let seed: UInt64
 
-    /// An empty table.
-    public init() {}
+    /// An empty table, for hashes made with `seed` (by default, this process's: the hashes of
+    /// ``hash(_:)-swift.type.method``).
+    public init(seed: UInt64 = processSeed) {
+        self.seed = seed
+    }
+
+    /// A table saved earlier: its buckets (as ``buckets`` held them), how many names they file,
+    /// and the seed their hashes were made with; nil unless the bucket count is zero or a power of
+    /// two that holds `count` names at most half full.
+    public init?(buckets: MappedArray<UInt64>, count: Int, seed: UInt64) {
+        guard buckets.count & (buckets.count &- 1) == 0, count >= 0, count * 2 <= buckets.count else { return nil }
+        self.buckets = buckets
+        self.count = count
+        self.seed = seed
+    }
 
     /// The hash the table files `name` under.
     public static func hash(_ name: String) -> UInt32 {
         name.utf8.withContiguousStorageIfAvailable { hash(UnsafeRawBufferPointer($0)) } ?? Array(name.utf8).withUnsafeBytes { hash($0) }
     }
 
-    /// The hash the table files a name under, given its UTF-8 bytes.
+    /// The hash a table with this process's seed files a name under, given its UTF-8 bytes.
     public static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
+        hash(bytes, seed: processSeed)
+    }
+
+    /// The hash this table files a name under, given its UTF-8 bytes.
+    public func hash(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
+        Self.hash(bytes, seed: seed)
+    }
+
+    /// The hash of a name's UTF-8 bytes under `seed`.
+    public static func hash(_ bytes: UnsafeRawBufferPointer, seed: UInt64) -> UInt32 {
         var state = seed ^ UInt64(bytes.count)
         func mix(_ word: UInt64) {
             state = (state ^ word) &* 0x9E37_79B9_7F4A_7C15
@@ -125,7 +153,7 @@ public struct SlotTable: Sendable {
 
     private mutating func resize(to size: Int) {
         let old = buckets
-        buckets = Array(repeating: 0, count: size)
+        buckets = MappedArray(repeating: 0, count: size)
         let mask = buckets.count - 1
         for bucket in old where bucket != 0 {
             var index = Int(bucket >> 32) & mask

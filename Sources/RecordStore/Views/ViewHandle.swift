@@ -3,8 +3,14 @@ import Synchronization
 /// A registered view, kept current by the database.
 public final class ViewHandle<View: MaterializedView>: Sendable {
     let box: Mutex<View>
+    /// Whether registering the view started from its snapshot and folded in only the events after
+    /// it, rather than replaying every zone's log.
+    public let fromSnapshot: Bool
 
-    init(_ view: View) { box = Mutex(view) }
+    init(_ view: View, fromSnapshot: Bool) {
+        box = Mutex(view)
+        self.fromSnapshot = fromSnapshot
+    }
 
     /// The view as of the last commit.
     public var current: View { box.withLock { $0 } }
@@ -23,8 +29,8 @@ struct ViewSink: Sendable {
     /// Folds a commit's events, in order, under one hold of the view's lock: a reader sees a
     /// commit whole or not at all.
     let apply: @Sendable ([ViewEvent]) -> Void
-    /// The view's bytes for its snapshot (JSON).
-    let encode: @Sendable () throws -> [UInt8]
+    /// Writes the view's snapshot into the store's directory, for its store ID and zone positions.
+    let writeSnapshot: @Sendable (_ directory: String, _ storeID: [UInt8], _ zones: [(name: String, incarnation: Int64, offset: Int64)]) throws -> Void
     /// Whether the checkpoint snapshots this view.
     let keepsSnapshot: Bool
 
@@ -36,7 +42,20 @@ struct ViewSink: Sendable {
                 for event in events { view.apply(event) }
             }
         }
-        encode = { try ViewSnapshot.encodeView(handle.current) }
+        if View.self is any MappedSnapshotView.Type {
+            writeSnapshot = { directory, storeID, zones in
+                try handle.read { view in
+                    // Always true: the type was checked above.
+                    guard let mapped = copy view as? any MappedSnapshotView else { return }
+                    try Database.writeMappedSnapshot(mapped, directory: directory, storeID: storeID, zones: zones)
+                }
+            }
+        } else {
+            writeSnapshot = { directory, storeID, zones in
+                try Database.writeJSONSnapshot(
+                    ViewSnapshot.encodeView(handle.current), name: View.name, directory: directory, storeID: storeID, zones: zones)
+            }
+        }
         keepsSnapshot = View.keepsSnapshot
     }
 }

@@ -1,14 +1,18 @@
 import Foundation
 import RecordLog
 
+/// Where a view's snapshot stands in a zone: the zone's incarnation, and the offset every event
+/// below which the snapshot reflects.
+struct ViewSnapshotPosition: Codable, Sendable {
+    var incarnation: Int64
+    var offset: Int64
+}
+
 /// A view's snapshot file: `snapshots/view-<name>.snapshot`, the JSON of
 /// `{"zones": {"<zone>": {"incarnation": n, "offset": n}}, "view": …}` followed by the CRC-32C of
 /// the JSON as 4 big-endian bytes. Anything else is ignored and the view is rebuilt by replay.
 struct ViewSnapshot<View: MaterializedView>: Codable {
-    struct Position: Codable {
-        var incarnation: Int64
-        var offset: Int64
-    }
+    typealias Position = ViewSnapshotPosition
 
     var storeID: [UInt8]
     var zones: [String: Position]

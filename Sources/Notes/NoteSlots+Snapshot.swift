@@ -1,0 +1,168 @@
+import RecordStore
+
+/// The Notes view's mapped snapshot (FORMAT.md §12.1): nine sections, read in place on open, so a
+/// store's first folder listing touches that folder's cells and texts and no others.
+///
+/// The writer renumbers the slots folder by folder, in listing order, and lays the texts out in
+/// the same order, so a folder's cells and texts are contiguous in the file.
+extension NoteSlots {
+    /// The format of the sections, the first value of section 0.
+    static let snapshotVersion: UInt64 = 1
+    private static let sectionCount = 9
+
+    /// Writes the slots as the snapshot's nine sections.
+    func writeSnapshot(to writer: inout ViewSnapshotWriter) throws {
+        let numbering = SnapshotNumbering(self)
+        var packer = TextPacker()
+        var movedCells: [NoteCell] = []
+        movedCells.reserveCapacity(numbering.oldSlots.count)
+        for old in numbering.oldSlots {
+            var cell = cells[Int(old)]
+            cell.id = packer.place(cell.id.count)
+            cell.content = packer.place(cell.content.count)
+            movedCells.append(cell)
+        }
+        try writer.startSection()
+        let meta = [Self.snapshotVersion, UInt64(numbering.oldSlots.count), ids.seed, UInt64(packer.totalBytes)]
+        try meta.withUnsafeBufferPointer { try writer.write($0) }
+        try writer.startSection()
+        try movedCells.withUnsafeBufferPointer { try writer.write($0) }
+        movedCells = []
+        try writer.startSection()
+        let buckets = ids.buckets.map { bucket -> UInt64 in
+            guard bucket != 0 else { return 0 }
+            let old = Int(bucket & 0xFFFF_FFFF) - 1
+            return bucket & 0xFFFF_FFFF_0000_0000 | UInt64(UInt32(bitPattern: numbering.newSlots[old] + 1))
+        }
+        try buckets.withUnsafeBufferPointer { try writer.write($0) }
+        try writer.startSection()
+        try packer.pageLengths.withUnsafeBufferPointer { try writer.write($0) }
+        try writer.startSection()
+        for old in numbering.oldSlots {
+            let cell = cells[Int(old)]
+            try texts.withBytes(cell.id) { try writer.write(UnsafeRawBufferPointer($0)) }
+            try texts.withBytes(cell.content) { try writer.write(UnsafeRawBufferPointer($0)) }
+        }
+        try writer.startSection()
+        let folderLengths = folderIDsByIndex.map { UInt32($0.utf8.count) }
+        try folderLengths.withUnsafeBufferPointer { try writer.write($0) }
+        try writer.startSection()
+        for folderID in folderIDsByIndex {
+            try Array(folderID.utf8).withUnsafeBytes { try writer.write($0) }
+        }
+        try writer.startSection()
+        try numbering.orders.map { UInt32($0.count) }.withUnsafeBufferPointer { try writer.write($0) }
+        try writer.startSection()
+        for order in numbering.orders {
+            try order.withUnsafeBufferPointer { try writer.write($0) }
+        }
+    }
+
+    /// The slots a snapshot's sections hold, read in place; nil unless the sections are nine of
+    /// this version whose counts and lengths agree.
+    init?(snapshot: MappedViewSnapshot) {
+        guard snapshot.sectionCount == Self.sectionCount, let meta = snapshot.array(0, of: UInt64.self), meta.count == 4,
+            meta[0] == Self.snapshotVersion, meta[1] <= UInt64(Int32.max)
+        else { return nil }
+        let count = Int(meta[1])
+        guard let cells = snapshot.array(1, of: NoteCell.self), cells.count == count,
+            let buckets = snapshot.array(2, of: UInt64.self), let ids = SlotTable(buckets: buckets, count: count, seed: meta[2]),
+            let pages = Self.pages(snapshot, totalBytes: meta[3]),
+            let folderIDs = Self.folderIDs(snapshot),
+            let orders = Self.orders(snapshot, folders: folderIDs.count, notes: count)
+        else { return nil }
+        self.init(cells: cells, texts: TextArena(pages: pages, liveBytes: Int(meta[3])), ids: ids, folderIDs: folderIDs, orders: orders)
+    }
+
+    /// The text pages of sections 3 (their lengths) and 4 (their bytes, back to back).
+    private static func pages(_ snapshot: MappedViewSnapshot, totalBytes: UInt64) -> [MappedArray<UInt8>]? {
+        guard let lengths = snapshot.array(3, of: UInt32.self), let bytes = snapshot.section(4), UInt64(bytes.count) == totalBytes,
+            lengths.reduce(0, { $0 + Int($1) }) == bytes.count
+        else { return nil }
+        var start = 0
+        var pages: [MappedArray<UInt8>] = []
+        pages.reserveCapacity(lengths.count)
+        for length in lengths {
+            let end = start + Int(length)
+            guard let page = MappedArray<UInt8>(mapping: snapshot.mapping, bytes: UnsafeRawBufferPointer(rebasing: bytes[start..<end])) else { return nil }
+            pages.append(page)
+            start = end
+        }
+        return pages
+    }
+
+    /// The folder ids of sections 5 (their lengths) and 6 (their UTF-8, back to back).
+    private static func folderIDs(_ snapshot: MappedViewSnapshot) -> [String]? {
+        guard let lengths = snapshot.array(5, of: UInt32.self), let bytes = snapshot.section(6),
+            lengths.reduce(0, { $0 + Int($1) }) == bytes.count
+        else { return nil }
+        var start = 0
+        return lengths.map { length in
+            defer { start += Int(length) }
+            return String(decoding: bytes[start..<start + Int(length)], as: UTF8.self)
+        }
+    }
+
+    /// The folders' orders of sections 7 (their lengths) and 8 (their slots, back to back).
+    private static func orders(_ snapshot: MappedViewSnapshot, folders: Int, notes: Int) -> [FolderOrder]? {
+        guard let lengths = snapshot.array(7, of: UInt32.self), lengths.count == folders, let slots = snapshot.section(8),
+            lengths.reduce(0, { $0 + Int($1) }) == notes, slots.count == notes * MemoryLayout<Int32>.stride
+        else { return nil }
+        var start = 0
+        var orders: [FolderOrder] = []
+        for length in lengths {
+            let end = start + Int(length) * MemoryLayout<Int32>.stride
+            guard let order = MappedArray<Int32>(mapping: snapshot.mapping, bytes: UnsafeRawBufferPointer(rebasing: slots[start..<end])) else { return nil }
+            orders.append(FolderOrder(slots: order))
+            start = end
+        }
+        return orders
+    }
+}
+
+/// The slots renumbered for a snapshot: folder by folder in listing order, then any live note no
+/// folder lists (none, while the slots are consistent).
+private struct SnapshotNumbering {
+    /// New slot → old slot.
+    var oldSlots: [Int32] = []
+    /// Old slot → new slot (-1 for a free slot).
+    var newSlots: [Int32]
+    /// Each folder's order, in new slots.
+    var orders: [[Int32]] = []
+
+    init(_ slots: NoteSlots) {
+        newSlots = [Int32](repeating: -1, count: slots.cells.count)
+        oldSlots.reserveCapacity(slots.count)
+        for order in slots.orders {
+            var renumbered: [Int32] = []
+            renumbered.reserveCapacity(order.slots.count)
+            for old in order.slots where newSlots[Int(old)] < 0 {
+                newSlots[Int(old)] = Int32(oldSlots.count)
+                renumbered.append(Int32(oldSlots.count))
+                oldSlots.append(old)
+            }
+            orders.append(renumbered)
+        }
+        for old in slots.cells.indices where !slots.cells[old].isFree && newSlots[old] < 0 {
+            newSlots[old] = Int32(oldSlots.count)
+            oldSlots.append(Int32(old))
+        }
+    }
+}
+
+/// Places texts in pages as ``TextArena/append(_:)`` does, for texts written back to back.
+private struct TextPacker {
+    var pageLengths: [UInt32] = []
+    var totalBytes = 0
+
+    mutating func place(_ count: UInt32) -> TextRef {
+        guard count > 0 else { return .empty }
+        if let last = pageLengths.last, Int(last) + Int(count) <= TextArena.pageSize {
+            pageLengths[pageLengths.count - 1] += count
+        } else {
+            pageLengths.append(count)
+        }
+        totalBytes += Int(count)
+        return TextRef(page: UInt32(pageLengths.count - 1), offset: pageLengths[pageLengths.count - 1] - count, count: count)
+    }
+}

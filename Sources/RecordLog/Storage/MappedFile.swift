@@ -1,0 +1,67 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A whole file mapped into memory privately: its pages are read from the page cache on first
+/// touch (so only what is read counts as the process's memory), and a write changes a private
+/// copy of its page, never the file.
+///
+/// For snapshots that are replaced by rename and never changed in place: a mapping keeps the
+/// file it mapped even after a newer one takes its name. Unmapped when the last reference goes
+/// away. Reading past the mapping's end, or a file truncated underneath it by another program,
+/// is the caller's to avoid (the kernel raises SIGBUS for pages past the end of the file).
+public final class MappedFile: @unchecked Sendable {
+    // @unchecked: the mapping's address and length never change; what the pages hold is the
+    // callers' to synchronize, as with any memory they share.
+
+    /// The mapped bytes, private and writable.
+    public let bytes: UnsafeMutableRawBufferPointer
+    /// The mapped file's path, for errors.
+    public let path: String
+    private let file: OpenFile
+
+    /// Maps the file at `path`, which must not be empty.
+    /// - Throws: `LogError.io` when it cannot be opened or mapped.
+    public init(path: String) throws {
+        let file = try OpenFile(path: path, writable: false)
+        let size = Int(try file.size())
+        guard size > 0 else { throw LogError.io(operation: "mmap", path: path, errno: EINVAL) }
+        guard let address = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_PRIVATE, file.descriptor, 0), address != MAP_FAILED else {
+            throw LogError.io(operation: "mmap", path: path, errno: errno)
+        }
+        self.file = file
+        self.path = path
+        bytes = UnsafeMutableRawBufferPointer(start: address, count: size)
+    }
+
+    deinit {
+        if let address = bytes.baseAddress { munmap(address, bytes.count) }
+    }
+
+    /// Reads `count` bytes at `offset` through the file, not the mapping (so the pages do not
+    /// become this process's memory), in pieces of at most `chunk` bytes, calling `body` with each
+    /// piece in order.
+    public func readThroughFile(offset: Int, count: Int, chunk: Int = 1 << 20, _ body: (UnsafeRawBufferPointer) -> Void) throws {
+        var position = offset
+        let end = offset + count
+        while position < end {
+            let piece = try file.read(at: Int64(position), count: min(chunk, end - position))
+            guard !piece.isEmpty else { throw LogError.io(operation: "pread", path: path, errno: EIO) }
+            piece.withUnsafeBytes(body)
+            position += piece.count
+        }
+    }
+
+    /// Gives back the memory of the whole pages inside `range` (byte offsets into ``bytes``): they
+    /// read as the file again on their next touch, and private changes to them are lost. For the
+    /// owner of a range that has moved its contents elsewhere.
+    public func release(_ range: Range<Int>) {
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let start = (range.lowerBound + page - 1) / page * page
+        let end = range.upperBound / page * page
+        guard start < end, end <= bytes.count, let base = bytes.baseAddress else { return }
+        madvise(base + start, end - start, MADV_DONTNEED)
+    }
+}

@@ -1,0 +1,23 @@
+/// A materialized view whose checkpoint writes its state as sections of plain bytes that the next
+/// open reads in place (memory-mapped), instead of its Codable JSON.
+///
+/// Opening a store then costs the view almost nothing however much it holds: the kernel reads a
+/// page of the snapshot when the view first touches it, so a view that keeps every record's text
+/// adds to the process's memory only what is read. Keep the state in ``MappedArray``s, which read
+/// their elements from the snapshot and move to the heap only when they outgrow them.
+///
+/// The database checks every section's CRC-32C before the view sees it; the view must still check
+/// that what the sections say is consistent (counts, indices within bounds) and return nil
+/// otherwise — the view is then rebuilt by replaying the log.
+public protocol MappedSnapshotView: MaterializedView {
+    /// Writes the view's state, one ``ViewSnapshotWriter/startSection()`` per part.
+    func writeSnapshot(to writer: inout ViewSnapshotWriter) throws
+    /// The view as its snapshot's sections hold it, or nil when they are not a view this type
+    /// wrote (a format it does not know, counts that do not add up, an index out of bounds).
+    init?(snapshot: MappedViewSnapshot)
+}
+
+extension MappedSnapshotView {
+    /// A mapped view's snapshot is always written: it costs the next open no decoding.
+    public static var keepsSnapshot: Bool { true }
+}

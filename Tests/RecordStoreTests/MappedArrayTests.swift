@@ -1,0 +1,106 @@
+import Foundation
+import RecordLog
+import RecordStore
+import Testing
+
+/// `MappedArray` reads its elements in place from a mapped file, never writes the file, and
+/// behaves like `Array` once it changes: copies are independent, growing keeps every element.
+@Suite struct MappedArrayTests {
+    /// A file holding `values` as they lie in memory, mapped.
+    private static func mapped(_ values: [UInt64]) throws -> (MappedFile, path: String) {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("mapped-\(UUID().uuidString)").path
+        try values.withUnsafeBytes { try Data($0).write(to: URL(fileURLWithPath: path)) }
+        return (try MappedFile(path: path), path)
+    }
+
+    @Test("elements are read from the file in place, and writing one changes the array, not the file")
+    func readsInPlaceWritesPrivately() throws {
+        let values: [UInt64] = (0..<1_000).map { $0 &* 0x9E37_79B9_7F4A_7C15 }
+        let (file, path) = try Self.mapped(values)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var array = try #require(MappedArray<UInt64>(mapping: file, bytes: UnsafeRawBufferPointer(file.bytes)))
+        #expect(array.isMapped)
+        #expect(Array(array) == values)
+        array[500] = 7
+        array.remove(at: 0)
+        #expect(array.count == 999 && array[499] == 7 && array[0] == values[1])
+        let onDisk = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        #expect(onDisk == values.withUnsafeBytes { [UInt8]($0) }, "the file is unchanged")
+    }
+
+    @Test("a copy is independent of the array it was copied from, mapped or not")
+    func copiesAreIndependent() throws {
+        let (file, path) = try Self.mapped([1, 2, 3, 4])
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let original = try #require(MappedArray<UInt64>(mapping: file, bytes: UnsafeRawBufferPointer(file.bytes)))
+        var copy = original
+        copy[0] = 100
+        copy.insert(50, at: 2)
+        #expect(Array(original) == [1, 2, 3, 4])
+        #expect(Array(copy) == [100, 2, 50, 3, 4])
+        var second = copy
+        second.append(9)
+        second.removeLast()
+        second.removeLast()
+        #expect(Array(copy) == [100, 2, 50, 3, 4])
+        #expect(Array(second) == [100, 2, 50, 3])
+    }
+
+    @Test("appending past the mapped elements moves them to the heap, keeping them all")
+    func growingMovesToTheHeap() throws {
+        let values = (0..<600).map { UInt64($0) }
+        let (file, path) = try Self.mapped(values)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var array = try #require(MappedArray<UInt64>(mapping: file, bytes: UnsafeRawBufferPointer(file.bytes)))
+        #expect(array.capacity == 600)
+        array.append(600)
+        #expect(!array.isMapped)
+        #expect(array.capacity > 601)
+        [601, 602].withUnsafeBufferPointer { array.append(contentsOf: $0) }
+        #expect(Array(array) == (0...602).map { UInt64($0) })
+    }
+
+    @Test("bytes that are not whole, aligned elements of the mapping are refused")
+    func refusesBadBytes() throws {
+        let (file, path) = try Self.mapped([1, 2, 3])
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let bytes = UnsafeRawBufferPointer(file.bytes)
+        #expect(MappedArray<UInt64>(mapping: file, bytes: UnsafeRawBufferPointer(rebasing: bytes[0..<12])) == nil, "not a whole number")
+        #expect(MappedArray<UInt64>(mapping: file, bytes: UnsafeRawBufferPointer(rebasing: bytes[4..<20])) == nil, "misaligned")
+        let outside = [UInt64](repeating: 0, count: 2)
+        outside.withUnsafeBytes { #expect(MappedArray<UInt64>(mapping: file, bytes: $0) == nil, "not in the mapping") }
+        #expect(MappedArray<UInt32>(mapping: file, bytes: UnsafeRawBufferPointer(rebasing: bytes[4..<12]))?.count == 2)
+    }
+
+    @Test("an empty file cannot be mapped: a typed error, not a crash")
+    func emptyFile() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("mapped-\(UUID().uuidString)").path
+        #expect(FileManager.default.createFile(atPath: path, contents: Data()))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(throws: LogError.self) { try MappedFile(path: path) }
+    }
+
+    @Test("a durable file written piece by piece holds every piece; a failed write leaves the old file")
+    func durableStreamingWrite() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("durable-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let big = [UInt8](repeating: 0xAB, count: 3 << 20)
+        try DurableFile.write(to: path) { file in
+            try file.write([1, 2, 3])
+            try file.pad(toMultipleOf: 64)
+            try file.write(big)
+            try file.write([4])
+        }
+        let expected = [1, 2, 3] + [UInt8](repeating: 0, count: 61) + big + [4]
+        #expect(try DurableFile.read(path) == expected)
+        struct Refused: Error {}
+        #expect(throws: Refused.self) {
+            try DurableFile.write(to: path) { file in
+                try file.write([9, 9, 9])
+                throw Refused()
+            }
+        }
+        #expect(try DurableFile.read(path) == expected)
+        #expect(!FileManager.default.fileExists(atPath: path + ".tmp"))
+    }
+}
