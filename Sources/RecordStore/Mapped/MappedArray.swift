@@ -69,13 +69,11 @@ public struct MappedArray<Element: BitwiseCopyable & Sendable>: RandomAccessColl
         try body(UnsafeBufferPointer(start: base, count: count))
     }
 
-    /// Makes room for `minimumCapacity` elements (on the heap, if they must move).
+    /// Makes room for `minimumCapacity` elements (on the heap, if they must move). Unlike
+    /// `Array`'s, does nothing when the room is there, even if the storage is shared: a mapped
+    /// array is copied only when it changes.
     public mutating func reserveCapacity(_ minimumCapacity: Int) {
-        if minimumCapacity > storage.capacity {
-            move(capacity: minimumCapacity)
-        } else {
-            makeUnique()
-        }
+        if minimumCapacity > storage.capacity { move(capacity: minimumCapacity) }
     }
 
     /// Adds `element` at the end.

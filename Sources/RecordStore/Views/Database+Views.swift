@@ -11,7 +11,7 @@ extension Database {
     public func register<View: MaterializedView>(_ type: View.Type) throws -> ViewHandle<View> {
         try checkOpen()
         try Self.validateViewName(View.name)
-        let saved = savedSnapshot(View.self)
+        var saved = savedSnapshot(View.self)
         return try state.withLock { state in
             if let existing = state.views.first(where: { $0.name == View.name }) {
                 guard let handle = existing.handle as? ViewHandle<View> else {
@@ -20,12 +20,13 @@ extension Database {
                 }
                 return handle
             }
-            let usable = saved?.storeID == storeID ? saved : nil
-            let (view, fromSnapshot) = try build(View.self, zones: Array(state.zones.values), from: usable)
+            if saved?.storeID != storeID { saved = nil }
+            let positions = saved?.zones
+            let (view, fromSnapshot) = try build(View.self, zones: Array(state.zones.values), from: &saved)
             let handle = ViewHandle(view, fromSnapshot: fromSnapshot)
             state.views.append(ViewSink(handle))
-            if let usable, let checkpointed = state.checkpointed,
-                usable.zones.mapValues({ CheckpointPosition(incarnation: $0.incarnation, offset: $0.offset) }) == checkpointed
+            if let positions, let checkpointed = state.checkpointed,
+                positions.mapValues({ CheckpointPosition(incarnation: $0.incarnation, offset: $0.offset) }) == checkpointed
             {
                 state.currentViewSnapshots.insert(View.name)
             }
@@ -63,25 +64,27 @@ extension Database {
     public func rebuild<View: MaterializedView>(_ type: View.Type) throws -> View {
         try checkOpen()
         let zones = state.withLock { Array($0.zones.values) }
-        return try build(View.self, zones: zones, from: nil).view
+        var none: ViewSnapshot<View>?
+        return try build(View.self, zones: zones, from: &none).view
     }
 
     /// Folds the zones' events into a view, starting from a snapshot when it fits the logs (and
-    /// then says so).
+    /// then says so). The snapshot is taken, not copied: the view built is the only holder of its
+    /// storage, so that changing it does not copy what a mapped snapshot holds.
     private func build<View: MaterializedView>(
-        _ type: View.Type, zones: [ZoneState], from snapshot: ViewSnapshot<View>?
+        _ type: View.Type, zones: [ZoneState], from saved: inout ViewSnapshot<View>?
     ) throws -> (view: View, fromSnapshot: Bool) {
         var view = View()
         var fromSnapshot = false
         var starts: [ZoneID: Int64] = [:]
-        if let snapshot {
+        if var snapshot = saved.take() {
             let live = Dictionary(zones.map { ($0.zoneID.zoneName, $0) }, uniquingKeysWith: { first, _ in first })
             let usable = snapshot.zones.allSatisfy { name, position in
                 guard let zone = live[name], zone.incarnation == position.incarnation else { return true }
                 return position.offset >= zone.partition.startOffset && position.offset <= zone.partition.endOffset
             }
             if usable {
-                view = snapshot.view
+                swap(&view, &snapshot.view)
                 fromSnapshot = true
                 for (name, position) in snapshot.zones {
                     if let zone = live[name], zone.incarnation == position.incarnation {
