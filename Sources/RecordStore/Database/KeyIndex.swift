@@ -22,13 +22,9 @@ struct KeyIndex: Sendable {
         guard tables.names.count == tables.entries.count, let types = TypeTable(restoring: tables.types),
             var targets = CascadeTable(restoring: tables.targets)
         else { return nil }
-        slots.reserveCapacity(tables.names.count)
-        for (slot, name) in tables.names.enumerated() {
-            let entry = tables.entries[slot]
-            let fresh = Int32(slot)
-            guard slots.findOrInsert(name, hash: NameTable.hash(name), in: tables.names, fresh: fresh) == fresh,
-                types.names.indices.contains(Int(entry.typeID))
-            else { return nil }
+        guard slots.fill(tables.names) else { return nil }
+        for (slot, entry) in tables.entries.enumerated() {
+            guard types.names.indices.contains(Int(entry.typeID)) else { return nil }
             if entry.target != RecordEntry.noTarget, !targets.restoreLink(Int32(slot), to: entry.target, first: true) { return nil }
         }
         for (slot, more) in tables.moreTargets {
