@@ -40,18 +40,11 @@ public final class MappedFile: @unchecked Sendable {
         if let address = bytes.baseAddress { munmap(address, bytes.count) }
     }
 
-    /// Reads `count` bytes at `offset` through the file, not the mapping (so the pages do not
-    /// become this process's memory), in pieces of at most `chunk` bytes, calling `body` with each
-    /// piece in order.
-    public func readThroughFile(offset: Int, count: Int, chunk: Int = 1 << 20, _ body: (UnsafeRawBufferPointer) -> Void) throws {
-        var position = offset
-        let end = offset + count
-        while position < end {
-            let piece = try file.read(at: Int64(position), count: min(chunk, end - position))
-            guard !piece.isEmpty else { throw LogError.io(operation: "pread", path: path, errno: EIO) }
-            piece.withUnsafeBytes(body)
-            position += piece.count
-        }
+    /// Fills `buffer` with the bytes at `offset`, read through the file rather than the mapping
+    /// (so that the pages do not become this process's memory).
+    /// - Throws: `LogError.io` when the read fails or the file ends first.
+    public func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws {
+        try file.read(into: buffer, at: Int64(offset))
     }
 
     /// Gives back the memory of the whole pages inside `range` (byte offsets into ``bytes``): they

@@ -54,6 +54,20 @@ final class OpenFile: Sendable {
         return bytes
     }
 
+    /// Fills `buffer` with the bytes at `position`; throws if the file ends first.
+    func read(into buffer: UnsafeMutableRawBufferPointer, at position: Int64) throws {
+        var done = 0
+        while done < buffer.count {
+            let result = pread(descriptor, buffer.baseAddress.map { $0 + done }, buffer.count - done, off_t(position) + off_t(done))
+            if result < 0 {
+                if errno == EINTR { continue }
+                throw LogError.io(operation: "pread", path: path, errno: errno)
+            }
+            if result == 0 { throw LogError.io(operation: "pread", path: path, errno: EIO) }
+            done += result
+        }
+    }
+
     /// Writes all of `parts`, back to back, starting at `position`, in as few syscalls as possible.
     func write(_ parts: [UnsafeRawBufferPointer], at position: Int64) throws {
         var vectors = parts.map { iovec(iov_base: UnsafeMutableRawPointer(mutating: $0.baseAddress), iov_len: $0.count) }

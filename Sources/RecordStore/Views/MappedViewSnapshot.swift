@@ -1,4 +1,7 @@
+import Dispatch
+import Foundation
 import RecordLog
+import Synchronization
 
 /// A ``MappedSnapshotView``'s snapshot, opened: the file mapped privately, its footer read and
 /// every section's CRC-32C checked, for the view to read its sections in place.
@@ -27,6 +30,40 @@ public struct MappedViewSnapshot: Sendable {
         section(index).flatMap { MappedArray(mapping: mapping, bytes: $0) }
     }
 
+    /// Checks every block of `sections` against its CRC-32C, reading through the file (so that the
+    /// pages do not become the process's memory), on every core; nil when all match, else what failed.
+    private static func checkBlocks(of sections: [(range: Range<Int>, crcs: [UInt32])], in mapping: MappedFile) -> String? {
+        let blockSize = ViewSnapshotWriter.blockSize
+        let blocks = sections.enumerated().flatMap { index, section in
+            section.crcs.enumerated().map { block, crc in
+                let start = section.range.lowerBound + block * blockSize
+                return (section: index, range: start..<min(start + blockSize, section.range.upperBound), crc: crc)
+            }
+        }
+        let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, blocks.count))
+        let failure = Mutex<String?>(nil)
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: blockSize, alignment: 16)
+            defer { buffer.deallocate() }
+            for block in blocks[(worker * blocks.count / workers)..<((worker + 1) * blocks.count / workers)] {
+                let piece = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<block.range.count])
+                let problem: String?
+                do {
+                    try mapping.read(into: piece, at: block.range.lowerBound)
+                    problem = CRC32C.checksum(UnsafeRawBufferPointer(piece)) == block.crc
+                        ? nil : "section \(block.section) fails its CRC at byte \(block.range.lowerBound)"
+                } catch {
+                    problem = "section \(block.section) cannot be read: \(error)"
+                }
+                if let problem {
+                    failure.withLock { $0 = $0 ?? problem }
+                    return
+                }
+            }
+        }
+        return failure.withLock { $0 }
+    }
+
     /// Opens the snapshot at `path`; nil when there is none, or it is damaged or not one (the
     /// reason is `reject`ed).
     static func open(path: String, reject: (String) -> Void) -> MappedViewSnapshot? {
@@ -51,18 +88,9 @@ public struct MappedViewSnapshot: Sendable {
             reject("its footer is malformed")
             return nil
         }
-        for (index, section) in footer.sections.enumerated() {
-            var crc: UInt32 = 0
-            do {
-                try mapping.readThroughFile(offset: section.range.lowerBound, count: section.range.count) { crc = CRC32C.checksum($0, continuing: crc) }
-            } catch {
-                reject("section \(index) cannot be read: \(error)")
-                return nil
-            }
-            guard crc == section.crc else {
-                reject("section \(index) fails its CRC")
-                return nil
-            }
+        if let failure = checkBlocks(of: footer.sections, in: mapping) {
+            reject(failure)
+            return nil
         }
         return MappedViewSnapshot(mapping: mapping, sections: footer.sections.map(\.range), storeID: footer.storeID, zones: footer.zones)
     }
@@ -71,7 +99,7 @@ public struct MappedViewSnapshot: Sendable {
     private struct Footer {
         var storeID: [UInt8]
         var zones: [String: ViewSnapshotPosition] = [:]
-        var sections: [(range: Range<Int>, crc: UInt32)] = []
+        var sections: [(range: Range<Int>, crcs: [UInt32])] = []
 
         init?(_ bytes: [UInt8], fileSize: Int) {
             guard bytes.count >= 16 else { return nil }
@@ -84,10 +112,16 @@ public struct MappedViewSnapshot: Sendable {
             }
             guard let sectionCount = reader.uint32(), sectionCount <= bytes.count else { return nil }
             for _ in 0..<sectionCount {
-                guard let offset = reader.integer(UInt64.self), let length = reader.integer(UInt64.self), let crc = reader.uint32(),
+                guard let offset = reader.integer(UInt64.self), let length = reader.integer(UInt64.self),
                     offset % UInt64(ViewSnapshotWriter.alignment) == 0, offset <= UInt64(fileSize), length <= UInt64(fileSize) - offset
                 else { return nil }
-                sections.append((Int(offset)..<Int(offset + length), crc))
+                let blocks = (Int(length) + ViewSnapshotWriter.blockSize - 1) / ViewSnapshotWriter.blockSize
+                var crcs: [UInt32] = []
+                for _ in 0..<blocks {
+                    guard let crc = reader.uint32() else { return nil }
+                    crcs.append(crc)
+                }
+                sections.append((Int(offset)..<Int(offset + length), crcs))
             }
             guard reader.position == bytes.count else { return nil }
         }

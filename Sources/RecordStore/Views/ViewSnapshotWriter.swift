@@ -1,14 +1,19 @@
 import RecordLog
 
 /// Writes a ``MappedSnapshotView``'s snapshot file: the view's sections, each aligned to 64 bytes
-/// and covered by its own CRC-32C, then the footer that locates them (FORMAT.md §12).
+/// and covered by a CRC-32C per MiB, then the footer that locates them (FORMAT.md §12).
 public struct ViewSnapshotWriter {
-    /// Where each section starts, how long it is, and its CRC-32C.
+    /// Where each section starts, how long it is, and the CRC-32C of each of its blocks.
     struct Section {
         var offset: Int
         var length: Int
-        var crc: UInt32
+        /// One per ``blockSize`` bytes of the section, the last one for what remains.
+        var crcs: [UInt32]
     }
+
+    /// A section is checked in blocks of this many bytes (the last may be shorter), so that a
+    /// reader can check them on several cores.
+    static let blockSize = 1 << 20
 
     /// Sections start at multiples of this, so that any plain value in them is aligned once mapped.
     static let alignment = 64
@@ -22,15 +27,23 @@ public struct ViewSnapshotWriter {
     /// Ends the previous section, if any, and starts the next one.
     public mutating func startSection() throws {
         try file.pad(toMultipleOf: Self.alignment)
-        sections.append(Section(offset: file.position, length: 0, crc: 0))
+        sections.append(Section(offset: file.position, length: 0, crcs: []))
     }
 
     /// Appends `bytes` to the current section.
     public mutating func write(_ bytes: UnsafeRawBufferPointer) throws {
         precondition(!sections.isEmpty, "write before startSection()")
         try file.write(bytes)
-        sections[sections.count - 1].length += bytes.count
-        sections[sections.count - 1].crc = CRC32C.checksum(bytes, continuing: sections[sections.count - 1].crc)
+        let last = sections.count - 1
+        var rest = bytes
+        while !rest.isEmpty {
+            let used = sections[last].length % Self.blockSize
+            if used == 0 { sections[last].crcs.append(0) }
+            let piece = UnsafeRawBufferPointer(rebasing: rest.prefix(Self.blockSize - used))
+            sections[last].crcs[sections[last].crcs.count - 1] = CRC32C.checksum(piece, continuing: sections[last].crcs[sections[last].crcs.count - 1])
+            sections[last].length += piece.count
+            rest = UnsafeRawBufferPointer(rebasing: rest.dropFirst(piece.count))
+        }
     }
 
     /// Appends the elements of `values`, as they lie in memory.
@@ -59,7 +72,7 @@ public struct ViewSnapshotWriter {
         for section in sections {
             TokenBytes.append(UInt64(section.offset), to: &footer)
             TokenBytes.append(UInt64(section.length), to: &footer)
-            TokenBytes.append(section.crc, to: &footer)
+            for crc in section.crcs { TokenBytes.append(crc, to: &footer) }
         }
         let crc = CRC32C.checksum(footer)
         TokenBytes.append(UInt32(footer.count), to: &footer)
