@@ -116,4 +116,32 @@ import TestSupport
         // The close wrote a good snapshot.
         try await Self.expectReopensFromSnapshot(directory, listings: listings)
     }
+
+    @Test("a snapshot whose texts span several CRC blocks is read back whole, and a flip in a later block is caught")
+    func multiBlockTexts() async throws {
+        let database = try await Database.temporary()
+        let manager = try await RecordNotesManager(database: database)
+        let inbox = try await manager.createDefaultFolder()
+        for index in 0..<40 {
+            var note = manager.newNote(in: inbox)
+            note.content = "\(index) " + String(repeating: "long text, ", count: 6_000)
+            _ = try await manager.save(note)
+        }
+        let listings = try await Self.listings(manager)
+        try database.close()
+        let path = Self.snapshotPath(database.directory)
+        let good = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(good.count > 2 << 20, "the texts take more than two 1 MiB blocks")
+
+        var damaged = [UInt8](good)
+        damaged[(2 << 20) + 100] ^= 0x04
+        try Data(damaged).write(to: URL(fileURLWithPath: path))
+        let reopened = try await Database(directory: database.directory, durability: .noSyncUnsafe)
+        let replayed = try await RecordNotesManager(database: reopened)
+        #expect(!replayed.notes.fromSnapshot)
+        #expect(try await Self.listings(replayed) == listings)
+        try reopened.close()
+        // The close replaced the damaged file with a good one.
+        try await Self.expectReopensFromSnapshot(database.directory, listings: listings)
+    }
 }
