@@ -108,4 +108,16 @@ import TestSupport
         let repeated = second.fill(hashes: twice.map(SlotTable.hash)) { twice[Int($0)] == twice[Int($1)] }
         #expect(repeated == 1 || repeated == Int32(count - 1), "one of the two slots holding the same name")
     }
+
+    @Test("a table read from a damaged snapshot, with no empty bucket, answers without looping forever")
+    func noEmptyBucket() throws {
+        // Every bucket filed (slot 0, hash 7) although the table claims one name: only damage does that.
+        let buckets = MappedArray<UInt64>(repeating: 7 << 32 | 1, count: 16)
+        var table = try #require(SlotTable(buckets: buckets, count: 1, seed: 1))
+        #expect(table.find(hash: 3) { _ in false } == nil)
+        #expect(table.remove(hash: 3) { _ in false } == nil)
+        #expect(table.findOrInsert(hash: 3, fresh: 5) { _ in false } == 5, "the table grows to make room")
+        #expect(table.find(hash: 3) { $0 == 5 } == 5)
+        #expect(table.remove(hash: 7) { $0 == 0 } == 0)
+    }
 }

@@ -83,7 +83,7 @@ public struct SlotTable: Sendable {
         guard !buckets.isEmpty else { return nil }
         switch probe(hash: hash, isMatch) {
         case .found(let slot): return slot
-        case .empty: return nil
+        case .empty, .full: return nil
         }
     }
 
@@ -91,13 +91,17 @@ public struct SlotTable: Sendable {
     /// `hash` and returns `fresh`. One probe sequence either way.
     public mutating func findOrInsert(hash: UInt32, fresh: Int32, where isMatch: (Int32) -> Bool) -> Int32 {
         if (count + 1) * 2 > buckets.count { grow() }
-        switch probe(hash: hash, isMatch) {
-        case .found(let slot):
-            return slot
-        case .empty(let index):
-            buckets[index] = UInt64(hash) << 32 | UInt64(UInt32(bitPattern: fresh + 1))
-            count += 1
-            return fresh
+        while true {
+            switch probe(hash: hash, isMatch) {
+            case .found(let slot):
+                return slot
+            case .empty(let index):
+                buckets[index] = UInt64(hash) << 32 | UInt64(UInt32(bitPattern: fresh + 1))
+                count += 1
+                return fresh
+            case .full:
+                grow()
+            }
         }
     }
 
@@ -109,13 +113,16 @@ public struct SlotTable: Sendable {
         while buckets[hole] & 0xFFFF_FFFF != UInt64(UInt32(bitPattern: slot + 1)) { hole = (hole + 1) & mask }
         // Backward shift: pull later buckets of the run into the hole when their home allows.
         var next = (hole + 1) & mask
-        while buckets[next] != 0 {
+        var steps = 1
+        // At most one lap, as in `probe`.
+        while steps < buckets.count, buckets[next] != 0 {
             let home = Int(buckets[next] >> 32) & mask
             if (next - home) & mask >= (next - hole) & mask {
                 buckets[hole] = buckets[next]
                 hole = next
             }
             next = (next + 1) & mask
+            steps += 1
         }
         buckets[hole] = 0
         count -= 1
@@ -133,18 +140,23 @@ public struct SlotTable: Sendable {
         case found(Int32)
         /// The empty bucket where the name would go.
         case empty(Int)
+        /// Not found, and no bucket is empty (only in a table read from a damaged snapshot).
+        case full
     }
 
     private func probe(hash: UInt32, _ isMatch: (Int32) -> Bool) -> Probe {
         let mask = buckets.count - 1
         var index = Int(hash) & mask
-        while true {
+        // A table is at most half full, but one read from a damaged snapshot may have no empty
+        // bucket: one lap round the table ends the search.
+        for _ in 0..<buckets.count {
             let bucket = buckets[index]
             if bucket == 0 { return .empty(index) }
             let slot = Int32(truncatingIfNeeded: bucket & 0xFFFF_FFFF) - 1
             if UInt32(truncatingIfNeeded: bucket >> 32) == hash, isMatch(slot) { return .found(slot) }
             index = (index + 1) & mask
         }
+        return .full
     }
 
     private mutating func grow() {
