@@ -33,6 +33,13 @@ import TestSupport
 
     private func snapshotPath(_ path: String) -> String { path + "/snapshots/key-index.snapshot" }
 
+    /// The inode numbers of the key index snapshot and the `NoteTexts` view's: a rewrite changes them.
+    private func snapshotFiles(_ path: String) throws -> [Int] {
+        try [snapshotPath(path), path + "/snapshots/view-" + NoteTexts.name + ".snapshot"].map {
+            try #require(FileManager.default.attributesOfItem(atPath: $0)[.systemFileNumber] as? Int)
+        }
+    }
+
     private func totalEvents(_ database: Database) async throws -> Int {
         Int(try await database.allZones().reduce(Int64(0)) { $0 + (try database.endOffset($1)) })
     }
@@ -162,6 +169,40 @@ import TestSupport
         }
     }
 
+    @Test("close() keeps a checkpoint fewer than checkpointAfterEvents events behind; the next open replays them after it")
+    func closeKeepsARecentCheckpoint() async throws {
+        let first = try await Database.temporary()
+        let path = first.directory
+        let ids = try await history(first)
+        _ = try first.register(NoteTexts.self)
+        try first.close()
+        func files() throws -> [Int] { try snapshotFiles(path) }
+        let written = try files()
+
+        // Five events, fewer than 50: nothing rewritten; the reopened store replays the five.
+        var database = try await Database(directory: path, durability: .noSyncUnsafe, checkpointAfterEvents: 50)
+        _ = try database.register(NoteTexts.self)
+        for index in 0..<5 { _ = try await database.save(makeRecord("small-\(index)", zone: zoneA, ["text": .string("t\(index)")])) }
+        let expected = try await state(database, ids)
+        try database.close()
+        #expect(try files() == written)
+        database = try await Database(directory: path, durability: .noSyncUnsafe, checkpointAfterEvents: 50)
+        #expect(database.openReport.zonesFromSnapshot == 2 && database.openReport.replayedEvents == 5)
+        let texts = try database.register(NoteTexts.self)
+        #expect(texts.fromSnapshot)
+        #expect(texts.current == (try database.rebuild(NoteTexts.self)))
+        #expect(try await state(database, ids) == expected)
+
+        // Fifty more, 55 in all since the checkpoint: both rewritten, and nothing left to replay.
+        for index in 0..<50 { _ = try await database.save(makeRecord("more-\(index)", zone: zoneA, ["text": .string("m")])) }
+        try database.close()
+        let rewritten = try files()
+        #expect(rewritten[0] != written[0] && rewritten[1] != written[1])
+        database = try await Database(directory: path, durability: .noSyncUnsafe)
+        #expect(database.openReport.replayedEvents == 0)
+        try database.removeTemporaryDirectory()
+    }
+
     @Test("closing a store unchanged since its checkpoint rewrites no snapshot; a write, a zone change or a view behind its snapshot does")
     func unchangedStoreKeepsItsCheckpoint() async throws {
         let first = try await Database.temporary()
@@ -169,21 +210,18 @@ import TestSupport
         _ = try await history(first)
         _ = try first.register(NoteTexts.self)
         try first.close()
-        let viewPath = path + "/snapshots/view-" + NoteTexts.name + ".snapshot"
-        func files() throws -> [Int] {
-            try [snapshotPath(path), viewPath].map { try #require(FileManager.default.attributesOfItem(atPath: $0)[.systemFileNumber] as? Int) }
-        }
+        func files() throws -> [Int] { try snapshotFiles(path) }
         let written = try files()
 
         // Opened, read, its view registered from a current snapshot, closed: nothing rewritten.
-        var database = try await Database(directory: path, durability: .noSyncUnsafe)
+        var database = try await Database(directory: path, durability: .noSyncUnsafe, checkpointAfterEvents: 0)
         _ = try await database.fetchZoneChanges(in: zoneA, since: nil)
         _ = try database.register(NoteTexts.self)
         try database.close()
         #expect(try files() == written)
 
         // A write: both rewritten.
-        database = try await Database(directory: path, durability: .noSyncUnsafe)
+        database = try await Database(directory: path, durability: .noSyncUnsafe, checkpointAfterEvents: 0)
         _ = try database.register(NoteTexts.self)
         _ = try await database.save(makeRecord("new", zone: zoneA, ["text": .string("t")]))
         try database.close()
@@ -191,7 +229,7 @@ import TestSupport
         #expect(afterWrite[0] != written[0] && afterWrite[1] != written[1])
 
         // Unchanged again, but the view registered only after a write it missed while unregistered.
-        database = try await Database(directory: path, durability: .noSyncUnsafe)
+        database = try await Database(directory: path, durability: .noSyncUnsafe, checkpointAfterEvents: 0)
         _ = try await database.save(makeRecord("newer", zone: zoneA, ["text": .string("t")]))
         try database.checkpoint()
         let keyIndexOnly = try files()
@@ -202,11 +240,11 @@ import TestSupport
         #expect(viewCaughtUp[1] != afterWrite[1], "the view's snapshot was behind: rewritten")
 
         // A zone deleted while nothing else changes: rewritten, and the reopened store agrees.
-        database = try await Database(directory: path, durability: .noSyncUnsafe)
+        database = try await Database(directory: path, durability: .noSyncUnsafe, checkpointAfterEvents: 0)
         try await database.deleteZone(zoneA)
         try database.close()
         #expect(try files()[0] != viewCaughtUp[0])
-        database = try await Database(directory: path, durability: .noSyncUnsafe)
+        database = try await Database(directory: path, durability: .noSyncUnsafe, checkpointAfterEvents: 0)
         #expect(try await database.allZones() == [.default])
         #expect(try database.register(NoteTexts.self).current == (try database.rebuild(NoteTexts.self)))
         #expect(texts.current.texts["A"]?["newer"] == "t", "the view had caught up before its snapshot was written")

@@ -5,16 +5,27 @@ extension Database {
         directory + "/" + StateSnapshot.directoryName + "/" + StateSnapshot.fileName
     }
 
-    /// Writes the key index checkpoint, so the next open replays only what follows it.
-    /// `close()` does this too. A store unchanged since its last checkpoint (nothing written,
+    /// Writes the key index checkpoint and the registered views' snapshots, so the next open
+    /// replays only what follows them. `close()` does this too, once enough has changed
+    /// (``checkpointAfterEvents``). A store unchanged since its last checkpoint (nothing written,
     /// no view registered whose snapshot is behind) rewrites nothing.
     public func checkpoint() throws {
+        try checkpoint(unlessTailBelow: 0)
+    }
+
+    /// Writes the checkpoint unless the one on disk (the key index's and every registered view's)
+    /// covers every zone as it is now but for fewer than `minimumTail` events appended since.
+    func checkpoint(unlessTailBelow minimumTail: Int64) throws {
         try checkOpen()
         try log.sync()
         let taken = try state.withLock { state -> (snapshot: StateSnapshot, positions: [String: CheckpointPosition], views: Set<String>)? in
             let positions = state.positions
             let views = Set(state.views.filter(\.keepsSnapshot).map(\.name))
-            if state.checkpointed == positions, views.isSubset(of: state.currentViewSnapshots) { return nil }
+            if let checkpointed = state.checkpointed, views.isSubset(of: state.currentViewSnapshots),
+                let tail = Self.eventsAppended(since: checkpointed, to: positions), tail < max(1, minimumTail)
+            {
+                return nil
+            }
             try snapshotViews(state)
             let snapshot = StateSnapshot(
                 storeID: storeID,
@@ -31,6 +42,18 @@ extension Database {
             state.checkpointed = taken.positions
             state.currentViewSnapshots = taken.views
         }
+    }
+
+    /// How many events the zones gained from `checkpointed` to `positions`; nil when a zone was
+    /// created, deleted or recreated in between (the checkpoint then no longer fits).
+    static func eventsAppended(since checkpointed: [String: CheckpointPosition], to positions: [String: CheckpointPosition]) -> Int64? {
+        guard Set(checkpointed.keys) == Set(positions.keys) else { return nil }
+        var total: Int64 = 0
+        for (zone, now) in positions {
+            guard let then = checkpointed[zone], then.incarnation == now.incarnation, then.offset <= now.offset else { return nil }
+            total += now.offset - then.offset
+        }
+        return total
     }
 
     /// The checkpointed zones of this store, by name; empty when there is no usable snapshot.
