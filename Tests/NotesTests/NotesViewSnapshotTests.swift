@@ -144,4 +144,37 @@ import TestSupport
         // The close replaced the damaged file with a good one.
         try await Self.expectReopensFromSnapshot(database.directory, listings: listings)
     }
+
+    @Test("checkpoints written while notes are being saved leave the live view and the reopened store right")
+    func checkpointWhileSaving() async throws {
+        let database = try await Database.temporary()
+        let manager = try await RecordNotesManager(database: database)
+        let inbox = try await manager.createDefaultFolder()
+        let work = try await manager.save(manager.newFolder(name: "Work"))
+        try database.checkpoint()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for index in 0..<150 {
+                    var note = manager.newNote(in: index % 3 == 0 ? work : inbox)
+                    note.content = "note \(index)"
+                    _ = try await manager.save(note)
+                    if index % 10 == 0, var first = try await manager.fetchNotes(in: inbox).first {
+                        first.content += " (edited)"
+                        _ = try await manager.save(first)
+                    }
+                }
+            }
+            group.addTask {
+                for _ in 0..<10 {
+                    try database.checkpoint()
+                    await Task.yield()
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(manager.notes.current == (try database.rebuild(NotesView.self)), "the live view is untouched by the snapshots taken from it")
+        let listings = try await Self.listings(manager)
+        try database.close()
+        try await Self.expectReopensFromSnapshot(database.directory, listings: listings)
+    }
 }

@@ -53,6 +53,8 @@ public final class Database: Sendable {
     let subscriptions = SubscriptionHub()
     /// Serializes zone and subscription changes, whose durable write must finish before the next.
     let administration = AsyncLock()
+    /// Serializes checkpoints, which write their files outside the state lock.
+    let checkpointing = Mutex(())
     /// How the open rebuilt the current state.
     public var openReport: OpenReport { state.withLock { $0.openReport } }
     let logger: Logger

@@ -18,30 +18,42 @@ extension Database {
     func checkpoint(unlessTailBelow minimumTail: Int64) throws {
         try checkOpen()
         try log.sync()
-        let taken = try state.withLock { state -> (snapshot: StateSnapshot, positions: [String: CheckpointPosition], views: Set<String>)? in
-            let positions = state.positions
-            let views = Set(state.views.filter(\.keepsSnapshot).map(\.name))
-            if let checkpointed = state.checkpointed, views.isSubset(of: state.currentViewSnapshots),
-                let tail = Self.eventsAppended(since: checkpointed, to: positions), tail < max(1, minimumTail)
-            {
-                return nil
+        // One checkpoint at a time, so that an older one never replaces a newer one's files.
+        try checkpointing.withLock { _ in
+            // Under the lock, only copies are taken (copy-on-write: a commit after this copies
+            // what it changes); the files are written after it is released, while commits go on.
+            let taken = state.withLock { state -> TakenCheckpoint? in
+                let positions = state.positions
+                let views = Set(state.views.filter(\.keepsSnapshot).map(\.name))
+                if let checkpointed = state.checkpointed, views.isSubset(of: state.currentViewSnapshots),
+                    let tail = Self.eventsAppended(since: checkpointed, to: positions), tail < max(1, minimumTail)
+                {
+                    return nil
+                }
+                return TakenCheckpoint(
+                    positions: positions, views: views, viewWrites: state.views.filter(\.keepsSnapshot).map { $0.takeSnapshot() },
+                    zones: state.zones.values.map { ($0.zoneID.zoneName, $0.incarnation, $0.partition.endOffset, $0.records) })
             }
-            try snapshotViews(state)
+            guard let taken else { return }
+            let zones = taken.zones.map { (name: $0.name, incarnation: $0.incarnation, offset: $0.offset) }
+            for write in taken.viewWrites { try write(directory, storeID, zones) }
             let snapshot = StateSnapshot(
                 storeID: storeID,
-                zones: state.zones.values.map { zone in
-                    StateSnapshot.Zone(
-                        name: zone.zoneID.zoneName, incarnation: zone.incarnation, coveredOffset: zone.partition.endOffset,
-                        records: zone.records.tables)
-                })
-            return (snapshot, positions, views)
+                zones: taken.zones.map { StateSnapshot.Zone(name: $0.name, incarnation: $0.incarnation, coveredOffset: $0.offset, records: $0.records.tables) })
+            try DurableFile.write(snapshot.encoded(), to: snapshotPath)
+            state.withLock { state in
+                state.checkpointed = taken.positions
+                state.currentViewSnapshots = taken.views
+            }
         }
-        guard let taken else { return }
-        try DurableFile.write(taken.snapshot.encoded(), to: snapshotPath)
-        state.withLock { state in
-            state.checkpointed = taken.positions
-            state.currentViewSnapshots = taken.views
-        }
+    }
+
+    /// What a checkpoint takes under the database's lock, to write after it.
+    private struct TakenCheckpoint {
+        var positions: [String: CheckpointPosition]
+        var views: Set<String>
+        var viewWrites: [SnapshotWrite]
+        var zones: [(name: String, incarnation: Int64, offset: Int64, records: KeyIndex)]
     }
 
     /// How many events the zones gained from `checkpointed` to `positions`; nil when a zone was

@@ -174,15 +174,6 @@ extension Database {
         }
     }
 
-    /// Writes every registered view's snapshot, with the offsets it covers. Called under the lock
-    /// by `checkpoint()`.
-    func snapshotViews(_ state: State) throws {
-        let zones = state.zones.values.map { (name: $0.zoneID.zoneName, incarnation: $0.incarnation, offset: $0.partition.endOffset) }
-        for sink in state.views where sink.keepsSnapshot {
-            try sink.writeSnapshot(directory, storeID, zones)
-        }
-    }
-
     /// Writes a view's JSON snapshot (FORMAT.md §12).
     static func writeJSONSnapshot(
         _ viewJSON: [UInt8], name: String, directory: String, storeID: [UInt8], zones: [(name: String, incarnation: Int64, offset: Int64)]

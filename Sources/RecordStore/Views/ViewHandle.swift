@@ -21,6 +21,9 @@ public final class ViewHandle<View: MaterializedView>: Sendable {
     }
 }
 
+/// Writes a view's snapshot taken earlier (``ViewSink/takeSnapshot``) into a store's directory.
+typealias SnapshotWrite = @Sendable (_ directory: String, _ storeID: [UInt8], _ zones: [(name: String, incarnation: Int64, offset: Int64)]) throws -> Void
+
 /// A view behind a type-erased face, as the database keeps it.
 struct ViewSink: Sendable {
     let name: String
@@ -29,8 +32,10 @@ struct ViewSink: Sendable {
     /// Folds a commit's events, in order, under one hold of the view's lock: a reader sees a
     /// commit whole or not at all.
     let apply: @Sendable ([ViewEvent]) -> Void
-    /// Writes the view's snapshot into the store's directory, for its store ID and zone positions.
-    let writeSnapshot: @Sendable (_ directory: String, _ storeID: [UInt8], _ zones: [(name: String, incarnation: Int64, offset: Int64)]) throws -> Void
+    /// Takes the view as it is now (a copy-on-write copy, under the view's lock) and returns what
+    /// writes its snapshot into the store's directory, for its store ID and zone positions: the
+    /// writing runs after the database's lock is released, while commits go on.
+    let takeSnapshot: @Sendable () -> SnapshotWrite
     /// Whether the checkpoint snapshots this view.
     let keepsSnapshot: Bool
 
@@ -42,18 +47,13 @@ struct ViewSink: Sendable {
                 for event in events { view.apply(event) }
             }
         }
-        if View.self is any MappedSnapshotView.Type {
-            writeSnapshot = { directory, storeID, zones in
-                try handle.read { view in
-                    // Always true: the type was checked above.
-                    guard let mapped = copy view as? any MappedSnapshotView else { return }
-                    try Database.writeMappedSnapshot(mapped, directory: directory, storeID: storeID, zones: zones)
-                }
+        takeSnapshot = {
+            let view = handle.current
+            if let mapped = view as? any MappedSnapshotView {
+                return { directory, storeID, zones in try Database.writeMappedSnapshot(mapped, directory: directory, storeID: storeID, zones: zones) }
             }
-        } else {
-            writeSnapshot = { directory, storeID, zones in
-                try Database.writeJSONSnapshot(
-                    ViewSnapshot.encodeView(handle.current), name: View.name, directory: directory, storeID: storeID, zones: zones)
+            return { directory, storeID, zones in
+                try Database.writeJSONSnapshot(ViewSnapshot.encodeView(view), name: View.name, directory: directory, storeID: storeID, zones: zones)
             }
         }
         keepsSnapshot = View.keepsSnapshot
