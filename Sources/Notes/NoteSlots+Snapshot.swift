@@ -1,13 +1,15 @@
+import RecordLog
 import RecordStore
 
 /// The Notes view's mapped snapshot (FORMAT.md §12.1): nine sections, read in place on open, so a
-/// store's first folder listing touches that folder's cells and texts and no others.
+/// store's first folder listing touches that folder's cells and text pages and no others. The
+/// text pages are LZ4 frames (about 0.4 of the texts' size), each decompressed when first read.
 ///
 /// The writer renumbers the slots folder by folder, in listing order, and lays the texts out in
 /// the same order, so a folder's cells and texts are contiguous in the file.
 extension NoteSlots {
     /// The format of the sections, the first value of section 0.
-    static let snapshotVersion: UInt64 = 1
+    static let snapshotVersion: UInt64 = 2
     private static let sectionCount = 9
 
     /// Writes the slots as the snapshot's nine sections.
@@ -36,13 +38,9 @@ extension NoteSlots {
         }
         try buckets.withUnsafeBufferPointer { try writer.write($0) }
         try writer.startSection()
-        try packer.pageLengths.withUnsafeBufferPointer { try writer.write($0) }
+        let frameSizes = try writeCompressedPages(numbering.oldSlots, pageLengths: packer.pageLengths, to: &writer)
         try writer.startSection()
-        for old in numbering.oldSlots {
-            let cell = cells[Int(old)]
-            try texts.withBytes(cell.id) { try writer.write(UnsafeRawBufferPointer($0)) }
-            try texts.withBytes(cell.content) { try writer.write(UnsafeRawBufferPointer($0)) }
-        }
+        try zip(packer.pageLengths, frameSizes).flatMap { [$0, $1] }.withUnsafeBufferPointer { try writer.write($0) }
         try writer.startSection()
         let folderLengths = folderIDsByIndex.map { UInt32($0.utf8.count) }
         try folderLengths.withUnsafeBufferPointer { try writer.write($0) }
@@ -58,6 +56,31 @@ extension NoteSlots {
         }
     }
 
+    /// Writes the texts of `slots` (each note's id, then its content) as pages of `pageLengths`
+    /// bytes, each page an LZ4 frame; returns the frames' sizes.
+    private func writeCompressedPages(_ slots: [Int32], pageLengths: [UInt32], to writer: inout ViewSnapshotWriter) throws -> [UInt32] {
+        var frameSizes: [UInt32] = []
+        var page: [UInt8] = []
+        var frame: [UInt8] = []
+        func flushIfFull() throws {
+            while frameSizes.count < pageLengths.count, page.count == Int(pageLengths[frameSizes.count]) {
+                frame.removeAll(keepingCapacity: true)
+                try page.withUnsafeBytes { try LZ4Frame.compress($0, appendingTo: &frame) }
+                try frame.withUnsafeBytes { try writer.write($0) }
+                frameSizes.append(UInt32(frame.count))
+                page.removeAll(keepingCapacity: true)
+            }
+        }
+        for old in slots {
+            let cell = cells[Int(old)]
+            for ref in [cell.id, cell.content] where ref.count > 0 {
+                texts.withBytes(ref) { page.append(contentsOf: $0) }
+                try flushIfFull()
+            }
+        }
+        return frameSizes
+    }
+
     /// The slots a snapshot's sections hold, read in place; nil unless the sections are nine of
     /// this version whose counts and lengths agree.
     init?(snapshot: MappedViewSnapshot) {
@@ -71,24 +94,27 @@ extension NoteSlots {
             let folderIDs = Self.folderIDs(snapshot),
             let orders = Self.orders(snapshot, folders: folderIDs.count, notes: count)
         else { return nil }
-        self.init(cells: cells, texts: TextArena(pages: pages, liveBytes: Int(meta[3])), ids: ids, folderIDs: folderIDs, orders: orders)
+        self.init(cells: cells, texts: TextArena(compressed: pages, liveBytes: Int(meta[3])), ids: ids, folderIDs: folderIDs, orders: orders)
     }
 
-    /// The text pages of sections 3 (their lengths) and 4 (their bytes, back to back).
-    private static func pages(_ snapshot: MappedViewSnapshot, totalBytes: UInt64) -> [MappedArray<UInt8>]? {
-        guard let lengths = snapshot.array(3, of: UInt32.self), let bytes = snapshot.section(4), UInt64(bytes.count) == totalBytes,
-            lengths.reduce(0, { $0 + Int($1) }) == bytes.count
-        else { return nil }
-        var start = 0
-        var pages: [MappedArray<UInt8>] = []
-        pages.reserveCapacity(lengths.count)
-        for length in lengths {
-            let end = start + Int(length)
-            guard let page = MappedArray<UInt8>(mapping: snapshot.mapping, bytes: UnsafeRawBufferPointer(rebasing: bytes[start..<end])) else { return nil }
-            pages.append(page)
+    /// The text pages of sections 3 (their LZ4 frames, back to back) and 4 (per page, the size of
+    /// its text and of its frame, uint32 each).
+    private static func pages(_ snapshot: MappedViewSnapshot, totalBytes: UInt64) -> CompressedPages? {
+        guard let frames = snapshot.section(3), let sizes = snapshot.array(4, of: UInt32.self), sizes.count % 2 == 0 else { return nil }
+        var start = 0, total: UInt64 = 0
+        var pages: [(frame: MappedArray<UInt8>, size: Int)] = []
+        pages.reserveCapacity(sizes.count / 2)
+        for index in stride(from: 0, to: sizes.count, by: 2) {
+            let end = start + Int(sizes[index + 1])
+            guard end <= frames.count, sizes[index] > 0,
+                let frame = MappedArray<UInt8>(mapping: snapshot.mapping, bytes: UnsafeRawBufferPointer(rebasing: frames[start..<end]))
+            else { return nil }
+            pages.append((frame, Int(sizes[index])))
+            total += UInt64(sizes[index])
             start = end
         }
-        return pages
+        guard start == frames.count, total == totalBytes else { return nil }
+        return CompressedPages(frames: pages)
     }
 
     /// The folder ids of sections 5 (their lengths) and 6 (their UTF-8, back to back).

@@ -20,8 +20,10 @@ struct TextRef: Sendable, Equatable, BitwiseCopyable {
 struct TextArena: Sendable {
     static let pageSize = 1 << 20
 
-    /// The pages; those read from a mapped snapshot are full (their capacity is their count).
+    /// The pages; those of a snapshot are empty here, their bytes in `compressed`.
     private(set) var pages: [MappedArray<UInt8>] = []
+    /// The first pages' bytes, when the arena was read from a snapshot.
+    private var compressed: CompressedPages?
     /// Bytes of texts appended and not released.
     private(set) var liveBytes = 0
     /// Bytes of released texts, still taking room.
@@ -49,9 +51,10 @@ struct TextArena: Sendable {
     /// An empty arena.
     init() {}
 
-    /// The arena of pages read from a snapshot, holding `liveBytes` of texts.
-    init(pages: [MappedArray<UInt8>], liveBytes: Int) {
-        self.pages = pages
+    /// The arena of a snapshot's compressed pages, holding `liveBytes` of texts.
+    init(compressed: CompressedPages, liveBytes: Int) {
+        pages = Array(repeating: MappedArray(), count: compressed.count)
+        self.compressed = compressed
         self.liveBytes = liveBytes
     }
 
@@ -59,8 +62,14 @@ struct TextArena: Sendable {
     /// which only a damaged snapshot could hold).
     func withBytes<Result>(_ ref: TextRef, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
         guard ref.count > 0, Int(ref.page) < pages.count else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
-        return try pages[Int(ref.page)].withUnsafeBufferPointer { page in
-            let end = Int(ref.offset) + Int(ref.count)
+        let end = Int(ref.offset) + Int(ref.count)
+        if end <= pages[Int(ref.page)].count {
+            return try pages[Int(ref.page)].withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[Int(ref.offset)..<end])) }
+        }
+        // A snapshot's page, empty here: its bytes come from `compressed` (and hold the text, or
+        // the snapshot was damaged).
+        guard let compressed, Int(ref.page) < compressed.count else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
+        return try compressed.page(Int(ref.page)).withUnsafeBufferPointer { page in
             guard end <= page.count else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
             return try body(UnsafeBufferPointer(rebasing: page[Int(ref.offset)..<end]))
         }

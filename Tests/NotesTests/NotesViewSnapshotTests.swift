@@ -122,9 +122,11 @@ import TestSupport
         let database = try await Database.temporary()
         let manager = try await RecordNotesManager(database: database)
         let inbox = try await manager.createDefaultFolder()
+        var random = SeededGenerator(seed: 61)
         for index in 0..<40 {
             var note = manager.newNote(in: inbox)
-            note.content = "\(index) " + String(repeating: "long text, ", count: 6_000)
+            // Random letters, so that compression leaves them some 66 KB each.
+            note.content = "\(index) " + String((0..<100_000).map { _ in Character(UnicodeScalar(UInt8(97 + random.next() % 26))) })
             _ = try await manager.save(note)
         }
         let listings = try await Self.listings(manager)

@@ -31,6 +31,12 @@ public struct MappedArray<Element: BitwiseCopyable & Sendable>: RandomAccessColl
         storedCount = count
     }
 
+    /// A copy of `elements`, on the heap.
+    @inlinable public init(copying elements: UnsafeBufferPointer<Element>) {
+        self.init()
+        append(contentsOf: elements)
+    }
+
     /// The elements stored in `bytes`, a part of `mapping`, read in place; nil unless `bytes` is
     /// aligned for `Element` and holds a whole number of them.
     @inlinable public init?(mapping: MappedFile, bytes: UnsafeRawBufferPointer) {
