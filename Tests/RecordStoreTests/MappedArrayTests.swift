@@ -28,6 +28,23 @@ import Testing
         #expect(onDisk == values.withUnsafeBytes { [UInt8]($0) }, "the file is unchanged")
     }
 
+    @Test("an array made over the same bytes as another, then dropped, leaves the other's changes alone")
+    func overlappingArrays() throws {
+        let values = (0..<4_096).map { UInt64($0) }
+        let (file, path) = try Self.mapped(values)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var first = try #require(MappedArray<UInt64>(mapping: file, bytes: UnsafeRawBufferPointer(file.bytes)))
+        for index in stride(from: 0, to: first.count, by: 512) { first[index] = 999_999 }
+        do {
+            var second = try #require(MappedArray<UInt64>(mapping: file, bytes: UnsafeRawBufferPointer(file.bytes)))
+            second.append(1)  // moves to the heap: its mapped storage is released
+            #expect(second.count == 4_097)
+        }
+        for index in first.indices {
+            #expect(first[index] == (index % 512 == 0 ? 999_999 : UInt64(index)))
+        }
+    }
+
     @Test("a copy is independent of the array it was copied from, mapped or not")
     func copiesAreIndependent() throws {
         let (file, path) = try Self.mapped([1, 2, 3, 4])

@@ -47,14 +47,17 @@ public final class MappedFile: @unchecked Sendable {
         try file.read(into: buffer, at: Int64(offset))
     }
 
-    /// Gives back the memory of the whole pages inside `range` (byte offsets into ``bytes``): they
-    /// read as the file again on their next touch, and private changes to them are lost. For the
-    /// owner of a range that has moved its contents elsewhere.
+    /// Tells the kernel that the whole pages inside `range` (byte offsets into ``bytes``) will not
+    /// be read for a while, so that it reclaims them: for the owner of a range that has moved its
+    /// contents elsewhere. A hint (`MADV_PAGEOUT`) that loses nothing: a page another reader
+    /// changed privately keeps its change, and any page reads as before on its next touch.
     public func release(_ range: Range<Int>) {
         let page = Int(sysconf(Int32(_SC_PAGESIZE)))
         let start = (range.lowerBound + page - 1) / page * page
         let end = range.upperBound / page * page
         guard start < end, end <= bytes.count, let base = bytes.baseAddress else { return }
-        madvise(base + start, end - start, MADV_DONTNEED)
+        // Not MADV_DONTNEED: it would throw away the private changes of any other array reading
+        // the same pages. Kernels before 5.4 refuse MADV_PAGEOUT, which only leaves the pages resident.
+        _ = madvise(base + start, end - start, MADV_PAGEOUT)
     }
 }
