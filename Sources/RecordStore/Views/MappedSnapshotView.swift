@@ -6,9 +6,9 @@
 /// adds to the process's memory only what is read. Keep the state in ``MappedArray``s, which read
 /// their elements from the snapshot and move to the heap only when they outgrow them.
 ///
-/// The database checks every section's CRC-32C before the view sees it; the view must still check
-/// that what the sections say is consistent (counts, indices within bounds) and return nil
-/// otherwise — the view is then rebuilt by replaying the log.
+/// The database checks the CRC-32C of every block of every section before the view sees them;
+/// the view must still check that what the sections say is consistent (counts, indices within
+/// bounds) and return nil otherwise — the view is then rebuilt by replaying the log.
 public protocol MappedSnapshotView: MaterializedView {
     /// Writes the view's state, one ``ViewSnapshotWriter/startSection()`` per part.
     func writeSnapshot(to writer: inout ViewSnapshotWriter) throws

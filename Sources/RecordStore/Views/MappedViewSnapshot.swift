@@ -4,7 +4,7 @@ import RecordLog
 import Synchronization
 
 /// A ``MappedSnapshotView``'s snapshot, opened: the file mapped privately, its footer read and
-/// every section's CRC-32C checked, for the view to read its sections in place.
+/// the CRC-32C of every block of every section checked, for the view to read its sections in place.
 public struct MappedViewSnapshot: Sendable {
     /// The file's last 8 bytes.
     static let magic = Array("RLVIEW01".utf8)
