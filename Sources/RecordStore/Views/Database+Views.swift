@@ -11,15 +11,12 @@ extension Database {
     public func register<View: MaterializedView>(_ type: View.Type) throws -> ViewHandle<View> {
         try checkOpen()
         try Self.validateViewName(View.name)
+        // A view registered already is not read from its snapshot again (for a mapped view, a
+        // check of every block of a file as large as its records).
+        if let handle = try state.withLock({ try Self.registered(View.self, in: $0) }) { return handle }
         var saved = savedSnapshot(View.self)
         return try state.withLock { state in
-            if let existing = state.views.first(where: { $0.name == View.name }) {
-                guard let handle = existing.handle as? ViewHandle<View> else {
-                    throw RecordStoreError(
-                        .invalidArguments, "Another view type is registered under the name \"\(View.name)\"; give each view type its own name.")
-                }
-                return handle
-            }
+            if let handle = try Self.registered(View.self, in: state) { return handle }
             if saved?.storeID != storeID { saved = nil }
             let positions = saved?.zones
             let (view, fromSnapshot) = try build(View.self, zones: Array(state.zones.values), from: &saved)
@@ -32,6 +29,17 @@ extension Database {
             }
             return handle
         }
+    }
+
+    /// The handle of `View` if it is registered already.
+    /// - Throws: `invalidArguments` when another view type is registered under its name.
+    private static func registered<View: MaterializedView>(_ type: View.Type, in state: State) throws -> ViewHandle<View>? {
+        guard let existing = state.views.first(where: { $0.name == View.name }) else { return nil }
+        guard let handle = existing.handle as? ViewHandle<View> else {
+            throw RecordStoreError(
+                .invalidArguments, "Another view type is registered under the name \"\(View.name)\"; give each view type its own name.")
+        }
+        return handle
     }
 
     /// The view's snapshot, read as its kind of view writes it; nil when there is none or it is
