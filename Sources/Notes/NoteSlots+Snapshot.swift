@@ -41,13 +41,7 @@ extension NoteSlots {
         let frameSizes = try writeCompressedPages(numbering.oldSlots, pageLengths: packer.pageLengths, to: &writer)
         try writer.startSection()
         try zip(packer.pageLengths, frameSizes).flatMap { [$0, $1] }.withUnsafeBufferPointer { try writer.write($0) }
-        try writer.startSection()
-        let folderLengths = folderIDsByIndex.map { UInt32($0.utf8.count) }
-        try folderLengths.withUnsafeBufferPointer { try writer.write($0) }
-        try writer.startSection()
-        for folderID in folderIDsByIndex {
-            try Array(folderID.utf8).withUnsafeBytes { try writer.write($0) }
-        }
+        try writer.writeStrings(folderIDsByIndex)
         try writer.startSection()
         try numbering.orders.map { UInt32($0.count) }.withUnsafeBufferPointer { try writer.write($0) }
         try writer.startSection()
@@ -91,7 +85,7 @@ extension NoteSlots {
         guard let cells = snapshot.array(1, of: NoteCell.self), cells.count == count,
             let buckets = snapshot.array(2, of: UInt64.self), let ids = SlotTable(buckets: buckets, count: count, seed: meta[2]),
             let pages = Self.pages(snapshot, totalBytes: meta[3]),
-            let folderIDs = Self.folderIDs(snapshot),
+            let folderIDs = snapshot.strings(lengths: 5, bytes: 6),
             let orders = Self.orders(snapshot, folders: folderIDs.count, notes: count)
         else { return nil }
         self.init(cells: cells, texts: TextArena(compressed: pages, liveBytes: Int(meta[3])), ids: ids, folderIDs: folderIDs, orders: orders)
@@ -115,18 +109,6 @@ extension NoteSlots {
         }
         guard start == frames.count, total == totalBytes else { return nil }
         return CompressedPages(frames: pages)
-    }
-
-    /// The folder ids of sections 5 (their lengths) and 6 (their UTF-8, back to back).
-    private static func folderIDs(_ snapshot: MappedViewSnapshot) -> [String]? {
-        guard let lengths = snapshot.array(5, of: UInt32.self), let bytes = snapshot.section(6),
-            lengths.reduce(0, { $0 + Int($1) }) == bytes.count
-        else { return nil }
-        var start = 0
-        return lengths.map { length in
-            defer { start += Int(length) }
-            return String(decoding: bytes[start..<start + Int(length)], as: UTF8.self)
-        }
     }
 
     /// The folders' orders of sections 7 (their lengths) and 8 (their slots, back to back).

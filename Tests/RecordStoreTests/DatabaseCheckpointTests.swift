@@ -31,7 +31,7 @@ import TestSupport
         try await database.records(for: ids).compactMapValues { try? $0.get() }
     }
 
-    private func snapshotPath(_ path: String) -> String { path + "/snapshots/key-index.snapshot" }
+    private func snapshotPath(_ path: String) -> String { path + "/snapshots/key-index.mapped" }
 
     /// The inode numbers of the key index snapshot and the `NoteTexts` view's: a rewrite changes them.
     private func snapshotFiles(_ path: String) throws -> [Int] {
@@ -142,7 +142,10 @@ import TestSupport
             try first.close()
             var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: snapshotPath(path))))
             switch damage {
-            case "flipped byte": bytes[bytes.count / 2] ^= 0x10
+            case "flipped byte":
+                // A byte of a section (the zero padding between sections is not read).
+                let data = try #require(bytes.indices.dropFirst(bytes.count / 2).first { bytes[$0] != 0 })
+                bytes[data] ^= 0x10
             case "truncated": bytes.removeLast(bytes.count / 3)
             case "empty": bytes = []
             case "garbage": bytes = Array("RLSS and then nonsense that is long enough to look like something".utf8)

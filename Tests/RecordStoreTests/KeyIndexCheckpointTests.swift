@@ -6,7 +6,7 @@ import Testing
 /// The compact key index across checkpoints: slots reused by deletes, record types that change,
 /// records with several `.deleteSelf` targets, and checkpoints that must not be trusted.
 @Suite struct KeyIndexCheckpointTests {
-    private func snapshotPath(_ path: String) -> String { path + "/snapshots/key-index.snapshot" }
+    private func snapshotPath(_ path: String) -> String { path + "/snapshots/key-index.mapped" }
 
     /// A history that reuses deleted slots, changes a record's type and gives records several targets.
     private func history(_ database: Database) async throws {
@@ -59,42 +59,78 @@ import Testing
         #expect(results[0].last == ["i1", "i2", "j0", "other", "t3"])
     }
 
-    @Test(
-        "a checkpoint of another version, or whose tables do not fit together, is ignored: full replay, same answers",
-        arguments: ["version 3", "type out of range", "target out of range", "name twice", "offset beyond coverage", "extra target of no record"])
-    func untrustedCheckpoint(_ damage: String) async throws {
+    /// Damage done to a key index snapshot: to its bytes (caught by a CRC or the footer), or, with
+    /// valid CRCs, to what its tables say (caught by the counts).
+    enum Damage: String, CaseIterable, CustomStringConvertible {
+        case flipInEntries, flipInFooter, truncated, empty, otherStore, formerVersionOnly
+        case liveCountsDisagree, freeSlotOutOfRange, extraTargetOfNoRecord, tooFewBuckets
+        var description: String { rawValue }
+    }
+
+    /// `tables` rewritten as a snapshot with valid CRCs at `path`.
+    private func rewrite(_ path: String, _ change: (inout KeyIndex) -> Void) throws {
+        let read = try #require(KeyIndexSnapshot.read(path: path) { Issue.record("rejected: \($0)") })
+        let zones = read.zones.map { name, zone in
+            var records = zone.records
+            if name == RecordLimits.defaultZoneName { change(&records) }
+            return (name: name, incarnation: zone.incarnation, offset: zone.coveredOffset, records: records)
+        }
+        try KeyIndexSnapshot.write(zones, storeID: read.storeID, to: path)
+    }
+
+    @Test("a damaged, foreign or inconsistent checkpoint is ignored: full replay, same answers", arguments: Damage.allCases)
+    func untrustedCheckpoint(_ damage: Damage) async throws {
         try await withStoreDirectory { path in
             let first = try await Database(directory: path, durability: .noSyncUnsafe)
             try await history(first)
             try first.close()
-            let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: snapshotPath(path))))
-            var snapshot = try #require(StateSnapshot(bytes: bytes))
-            var tables = snapshot.zones[0].records
+            var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: snapshotPath(path))))
             switch damage {
-            case "version 3": break
-            case "type out of range": tables.entries[0].typeID = Int32(tables.types.count)
-            case "target out of range":
-                let index = try #require(tables.entries.firstIndex { $0.target != RecordEntry.noTarget })
-                tables.entries[index].target = Int32(tables.targets.count)
-            case "name twice": tables.names[1] = tables.names[0]
-            case "offset beyond coverage": tables.entries[0].offset = snapshot.zones[0].coveredOffset
-            default: tables.moreTargets[Int32(tables.entries.count)] = [0]
+            case .flipInEntries:
+                // A byte of a section (the zero padding between sections is not read).
+                let data = try #require(bytes.indices.dropFirst(bytes.count / 3).first { bytes[$0] != 0 })
+                bytes[data] ^= 0x10
+            case .flipInFooter: bytes[bytes.count - 30] ^= 0x01
+            case .truncated: bytes.removeLast(bytes.count / 2)
+            case .empty: bytes = []
+            case .otherStore, .formerVersionOnly: break
+            case .liveCountsDisagree: try rewrite(snapshotPath(path)) { $0.liveByType[0] += 1 }
+            case .freeSlotOutOfRange:
+                try rewrite(snapshotPath(path)) { index in
+                    // The history's later saves took the slots its deletes freed: free one.
+                    #expect(index.delete(name: "j9") == "Other")
+                    index.freeSlots[index.freeSlots.count - 1] = Int32(index.entries.count)
+                }
+            case .extraTargetOfNoRecord: try rewrite(snapshotPath(path)) { $0.moreTargets[Int32($0.entries.count)] = [0] }
+            case .tooFewBuckets: try rewrite(snapshotPath(path)) { $0.slots = SlotTable(seed: $0.slots.seed) }
             }
-            snapshot.zones[0].records = tables
-            var damaged = snapshot.encoded()
-            if damage == "version 3" {
-                // The same tables under the old version byte, with a valid checksum.
-                damaged.removeLast(4)
-                damaged[4] = 3
-                damaged += withUnsafeBytes(of: CRC32C.checksum(damaged).bigEndian) { Array($0) }
+            switch damage {
+            case .flipInEntries, .flipInFooter, .truncated, .empty:
+                try Data(bytes).write(to: URL(fileURLWithPath: snapshotPath(path)))
+            case .otherStore:
+                try await withStoreDirectory { other in
+                    let database = try await Database(directory: other, durability: .noSyncUnsafe)
+                    try await history(database)
+                    try database.close()
+                    try FileManager.default.removeItem(atPath: snapshotPath(path))
+                    try FileManager.default.copyItem(atPath: snapshotPath(other), toPath: snapshotPath(path))
+                }
+            case .formerVersionOnly:
+                // A store last checkpointed by a version that wrote `key-index.snapshot`.
+                try FileManager.default.removeItem(atPath: snapshotPath(path))
+                try Data("RLSS\u{4}".utf8).write(to: URL(fileURLWithPath: path + "/snapshots/key-index.snapshot"))
+            default: break
             }
-            try Data(damaged).write(to: URL(fileURLWithPath: snapshotPath(path)))
 
             let reopened = try await Database(directory: path, durability: .noSyncUnsafe)
             #expect(reopened.openReport.zonesFromSnapshot == 0)
             let replayedAnswers = try await answers(reopened)
+            try reopened.checkpoint()
             try reopened.close()
-            try FileManager.default.removeItem(atPath: path)
+            #expect(!FileManager.default.fileExists(atPath: path + "/snapshots/key-index.snapshot"), "the checkpoint removes the former file")
+            let again = try await Database(directory: path, durability: .noSyncUnsafe)
+            #expect(again.openReport.zonesFromSnapshot == 1, "the checkpoint after replaying is used")
+            try again.close()
             try await withStoreDirectory { fresh in
                 let database = try await Database(directory: fresh, durability: .noSyncUnsafe)
                 try await history(database)

@@ -89,26 +89,6 @@ import TestSupport
         }
     }
 
-    @Test("filling a table in bulk finds every name as inserting one by one does, and stops at a name given twice",
-        arguments: [0, 1, 5_000, 70_000])
-    func fill(count: Int) {
-        // One name in 50 shares one of a few hashes, so that runs collide and wrap around the table's end.
-        let names = (0..<count).map { "fill-\($0)" }
-        let hashes = names.enumerated().map { $0 % 50 != 7 ? SlotTable.hash($1) : UInt32.max - UInt32($0 % 5) }
-        var table = SlotTable()
-        #expect(table.fill(hashes: hashes) { names[Int($0)] == names[Int($1)] } == nil)
-        #expect(table.count == count)
-        for (slot, name) in names.enumerated() {
-            #expect(table.find(hash: hashes[slot]) { names[Int($0)] == name } == Int32(slot))
-        }
-        guard count > 2 else { return }
-        var twice = names
-        twice[count - 1] = twice[1]
-        var second = SlotTable()
-        let repeated = second.fill(hashes: twice.map(SlotTable.hash)) { twice[Int($0)] == twice[Int($1)] }
-        #expect(repeated == 1 || repeated == Int32(count - 1), "one of the two slots holding the same name")
-    }
-
     @Test("a table read from a damaged snapshot, with no empty bucket, answers without looping forever")
     func noEmptyBucket() throws {
         // Every bucket filed (slot 0, hash 7) although the table claims one name: only damage does that.

@@ -8,11 +8,12 @@ struct CascadeTable: Sendable {
     /// Target id → name; "" for an unused id.
     private(set) var names: [String] = []
     /// Target id → the first slot of its list (-1: none), and how many records reference it.
-    private var heads: [Int32] = []
-    private var counts: [Int32] = []
+    private(set) var heads = MappedArray<Int32>()
+    private(set) var counts = MappedArray<Int32>()
     /// Slot → the next and previous slot in the list of its record's first target (-1: none).
-    private var next: [Int32] = []
-    private var previous: [Int32] = []
+    /// Read in place from a checkpoint (``MappedArray``), so every slot read is checked.
+    private(set) var next = MappedArray<Int32>()
+    private(set) var previous = MappedArray<Int32>()
     /// Target id → the slots that reference it as a further target.
     private var further: [Int32: Set<Int32>] = [:]
     private var freeIDs: [Int32] = []
@@ -23,10 +24,11 @@ struct CascadeTable: Sendable {
 
     /// The slots of the records that reference `name`.
     func referrers(of name: String) -> [Int32] {
-        guard let id = ids.find(name, hash: NameTable.hash(name), in: names) else { return [] }
+        guard let id = ids.find(name, hash: NameTable.hash(name), in: names), heads.indices.contains(Int(id)) else { return [] }
         var slots: [Int32] = []
         var slot = heads[Int(id)]
-        while slot >= 0 {
+        // At most one visit per slot, should a damaged checkpoint's lists loop.
+        while next.indices.contains(Int(slot)), slots.count < next.count {
             slots.append(slot)
             slot = next[Int(slot)]
         }
@@ -63,16 +65,18 @@ struct CascadeTable: Sendable {
         let head = heads[Int(id)]
         next[Int(slot)] = head
         previous[Int(slot)] = -1
-        if head >= 0 { previous[Int(head)] = slot }
+        if next.indices.contains(Int(head)) { previous[Int(head)] = slot }
         heads[Int(id)] = slot
     }
 
     /// Forgets that the record in `slot` references the target `id` (as linked by `link`).
     mutating func unlink(_ slot: Int32, from id: Int32, first: Bool) {
+        guard heads.indices.contains(Int(id)) else { return }
         if first {
+            guard next.indices.contains(Int(slot)) else { return }
             let (before, after) = (previous[Int(slot)], next[Int(slot)])
-            if before >= 0 { next[Int(before)] = after } else { heads[Int(id)] = after }
-            if after >= 0 { previous[Int(after)] = before }
+            if next.indices.contains(Int(before)) { next[Int(before)] = after } else { heads[Int(id)] = after }
+            if next.indices.contains(Int(after)) { previous[Int(after)] = before }
             next[Int(slot)] = -1
             previous[Int(slot)] = -1
         } else {
@@ -101,29 +105,29 @@ struct CascadeTable: Sendable {
         }
     }
 
-    /// A table of the targets `names` (by id; "" for an unused id) that nothing references yet,
-    /// for `restoreLink`; nil if a name is there twice.
-    init?(restoring names: [String]) {
-        self.names = names
-        heads = Array(repeating: -1, count: names.count)
-        counts = Array(repeating: 0, count: names.count)
+    /// The table a checkpoint saved: the target names by id ("" for an unused id), each id's
+    /// list head and count, each slot's next and previous, and the further targets by slot
+    /// (`moreTargets`); nil when their counts disagree or a name is there twice. The lists are
+    /// read in place and checked where they are walked.
+    init?(
+        names: [String], heads: MappedArray<Int32>, counts: MappedArray<Int32>, next: MappedArray<Int32>, previous: MappedArray<Int32>,
+        moreTargets: [Int32: [Int32]]
+    ) {
+        guard heads.count == names.count, counts.count == names.count, next.count == previous.count else { return nil }
         ids.reserveCapacity(names.count)
         for (id, name) in names.enumerated() where !name.isEmpty {
             guard ids.findOrInsert(name, hash: NameTable.hash(name), in: names, fresh: Int32(id)) == Int32(id) else { return nil }
         }
-    }
-
-    /// Records that `slot` references the target `id`; false if `id` is no target, or a further
-    /// target the slot already references.
-    mutating func restoreLink(_ slot: Int32, to id: Int32, first: Bool) -> Bool {
-        guard names.indices.contains(Int(id)), !names[Int(id)].isEmpty, first || further[id]?.contains(slot) != true else { return false }
-        attach(slot, to: id, first: first)
-        return true
-    }
-
-    /// Frees the ids nothing references, once every link is restored.
-    mutating func finishRestoring() {
-        for id in names.indices where counts[id] == 0 && !names[id].isEmpty { release(Int32(id)) }
+        for (slot, more) in moreTargets {
+            for id in more {
+                guard names.indices.contains(Int(id)), !names[Int(id)].isEmpty, further[id, default: []].insert(slot).inserted else { return nil }
+            }
+        }
+        self.names = names
+        self.heads = heads
+        self.counts = counts
+        self.next = next
+        self.previous = previous
         freeIDs = names.indices.filter { names[$0].isEmpty }.map(Int32.init)
     }
 }

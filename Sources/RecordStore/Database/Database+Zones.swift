@@ -102,10 +102,9 @@ extension Database {
             var from = zone.partition.startOffset
             // A checkpoint of this incarnation that covers no more than the log holds: start from it.
             if let saved = snapshot[name], saved.incarnation == incarnation,
-                saved.coveredOffset >= from, saved.coveredOffset <= zone.partition.endOffset,
-                let records = KeyIndex(restoring: saved.records)
+                saved.coveredOffset >= from, saved.coveredOffset <= zone.partition.endOffset
             {
-                zone.records = records
+                zone.records = saved.records
                 from = saved.coveredOffset
                 report.zonesFromSnapshot += 1
             }

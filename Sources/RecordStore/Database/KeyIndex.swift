@@ -1,57 +1,56 @@
 /// A zone's key index: every live record's name and `RecordEntry`, compact. The entries sit in
 /// one contiguous array of fixed-size slots (a deleted record's slot is reused), the names in a
-/// parallel array, and a `NameTable` maps a name to its slot: a save hashes its name once. Record
-/// types are interned (`TypeTable`), `.deleteSelf` references are kept reversed as slot sets
-/// (`CascadeTable`), and scans by type walk the entries.
+/// `NameArena` by slot, and a `SlotTable` maps a name to its slot: a save hashes its name once.
+/// Record types are interned (`TypeTable`) and counted, `.deleteSelf` references are kept
+/// reversed as slot lists (`CascadeTable`), and scans by type walk the entries.
+///
+/// Every array is a ``MappedArray``: a checkpoint's index (`KeyIndex+Snapshot.swift`) is read in
+/// place, so that opening a store touches none of its records. Values read from a snapshot are
+/// checked where they are used (a slot, type or target id out of range reads as absent), as the
+/// snapshot was checked only for its CRCs and counts.
 struct KeyIndex: Sendable {
-    private var slots = NameTable()
-    /// Slot → record name; "" for a free slot.
-    private(set) var names: [String] = []
+    var slots = SlotTable()
+    var names = NameArena()
     /// Slot → entry; a free slot's `typeID` is `freeType`.
-    private(set) var entries: [RecordEntry] = []
-    private var freeSlots: [Int32] = []
-    private(set) var types = TypeTable()
-    private(set) var targets = CascadeTable()
+    var entries = MappedArray<RecordEntry>()
+    var freeSlots = MappedArray<Int32>()
+    var types = TypeTable()
+    /// Type id → how many live records have it.
+    var liveByType: [Int] = []
+    var targets = CascadeTable()
     /// Slot → the ids of its record's cascade targets after the first, for the rare record with several.
-    private(set) var moreTargets: [Int32: [Int32]] = [:]
+    var moreTargets: [Int32: [Int32]] = [:]
     static let freeType: Int32 = -1
-
-    /// Rebuilds an index from a checkpoint's tables; nil when they do not fit together (a name,
-    /// type or target twice, an id out of range), so the caller replays instead.
-    init?(restoring tables: Tables) {
-        guard tables.names.count == tables.entries.count, let types = TypeTable(restoring: tables.types),
-            var targets = CascadeTable(restoring: tables.targets)
-        else { return nil }
-        guard slots.fill(tables.names) else { return nil }
-        for (slot, entry) in tables.entries.enumerated() {
-            guard types.names.indices.contains(Int(entry.typeID)) else { return nil }
-            if entry.target != RecordEntry.noTarget, !targets.restoreLink(Int32(slot), to: entry.target, first: true) { return nil }
-        }
-        for (slot, more) in tables.moreTargets {
-            guard tables.entries.indices.contains(Int(slot)), tables.entries[Int(slot)].target != RecordEntry.noTarget else { return nil }
-            for id in more where id == tables.entries[Int(slot)].target || !targets.restoreLink(slot, to: id, first: false) { return nil }
-        }
-        targets.finishRestoring()
-        self.names = tables.names
-        self.entries = tables.entries
-        self.types = types
-        self.targets = targets
-        self.moreTargets = tables.moreTargets
-    }
 
     init() {}
 
     /// The number of live records.
     var count: Int { slots.count }
 
-    subscript(name: String) -> RecordEntry? {
-        self[name, hash: NameTable.hash(name)]
+    /// The hash `name` is filed under in this index (its table's seed).
+    func hash(_ name: String) -> UInt32 {
+        Self.withUTF8(name) { slots.hash($0) }
     }
 
-    /// The entry of `name`, whose hash (``NameTable/hash(_:)``) the caller has: a commit hashes
-    /// each name once, to look it up when planning and to file it when writing.
+    /// Calls `body` with `name`'s UTF-8, without copying a native string.
+    static func withUTF8<Result>(_ name: String, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        if let result = name.utf8.withContiguousStorageIfAvailable({ body(UnsafeRawBufferPointer($0)) }) { return result }
+        var copy = name
+        return copy.withUTF8 { body(UnsafeRawBufferPointer($0)) }
+    }
+
+    private func slot(of name: String, hash: UInt32) -> Int32? {
+        Self.withUTF8(name) { utf8 in slots.find(hash: hash) { names.matches($0, utf8) } }
+    }
+
+    subscript(name: String) -> RecordEntry? {
+        self[name, hash: hash(name)]
+    }
+
+    /// The entry of `name`, whose hash (``hash(_:)``) the caller has: a commit hashes each name
+    /// once, to look it up when planning and to file it when writing.
     subscript(name: String, hash hash: UInt32) -> RecordEntry? {
-        slots.find(name, hash: hash, in: names).map { entries[Int($0)] }
+        slot(of: name, hash: hash).map { entries[Int($0)] }.flatMap { types.names.indices.contains(Int($0.typeID)) ? $0 : nil }
     }
 
     func recordType(of entry: RecordEntry) -> String { types.name(entry.typeID) }
@@ -63,17 +62,25 @@ struct KeyIndex: Sendable {
         name: String, hash: UInt32? = nil, recordType: String, offset: Int64, creationMillis: Int64, targets cascade: CascadeTargets
     ) -> String? {
         let typeID = types.intern(recordType)
+        if liveByType.count < types.names.count { liveByType.append(contentsOf: repeatElement(0, count: types.names.count - liveByType.count)) }
         let fresh = freeSlots.last ?? Int32(entries.count)
-        let slot = slots.findOrInsert(name, hash: hash ?? NameTable.hash(name), in: names, fresh: fresh)
+        let slot = Self.withUTF8(name) { utf8 in
+            slots.findOrInsert(hash: hash ?? slots.hash(utf8), fresh: fresh) { names.matches($0, utf8) }
+        }
         var previousType: String?
         if slot != fresh {
-            previousType = types.name(entries[Int(slot)].typeID)
+            let previous = entries[Int(slot)].typeID
+            if liveByType.indices.contains(Int(previous)) {
+                previousType = types.name(previous)
+                liveByType[Int(previous)] -= 1
+            }
             unlinkTargets(of: slot)
-        } else if freeSlots.popLast() != nil {
-            names[Int(slot)] = name
+        } else if !freeSlots.isEmpty {
+            freeSlots.removeLast()
+            Self.withUTF8(name) { names.set(Int(slot), to: $0) }
         } else {
             entries.append(RecordEntry(offset: 0, creationMillis: 0, typeID: Self.freeType, target: RecordEntry.noTarget))
-            names.append(name)
+            Self.withUTF8(name) { names.append($0) }
         }
         var target = RecordEntry.noTarget
         if let first = cascade.first {
@@ -81,17 +88,21 @@ struct KeyIndex: Sendable {
             if !cascade.rest.isEmpty { moreTargets[slot] = cascade.rest.map { targets.link(slot, to: $0, first: false) } }
         }
         entries[Int(slot)] = RecordEntry(offset: offset, creationMillis: creationMillis, typeID: typeID, target: target)
+        liveByType[Int(typeID)] += 1
         return previousType
     }
 
     /// Records a delete; returns the deleted record's type, nil if `name` was not live.
     @discardableResult
     mutating func delete(name: String) -> String? {
-        guard let slot = slots.remove(name, hash: NameTable.hash(name), in: names) else { return nil }
-        let type = types.name(entries[Int(slot)].typeID)
+        let removed = Self.withUTF8(name) { utf8 in slots.remove(hash: slots.hash(utf8)) { names.matches($0, utf8) } }
+        guard let slot = removed else { return nil }
+        let typeID = entries[Int(slot)].typeID
+        let type = types.name(typeID)
+        if liveByType.indices.contains(Int(typeID)) { liveByType[Int(typeID)] -= 1 }
         unlinkTargets(of: slot)
         entries[Int(slot)].typeID = Self.freeType
-        names[Int(slot)] = ""
+        names.clear(Int(slot))
         freeSlots.append(slot)
         return type
     }
@@ -109,12 +120,19 @@ struct KeyIndex: Sendable {
     func names(ofType recordType: String) -> [String] {
         guard let typeID = types.id(of: recordType) else { return [] }
         var result: [String] = []
-        for (slot, entry) in entries.enumerated() where entry.typeID == typeID { result.append(names[slot]) }
+        for (slot, entry) in entries.enumerated() where entry.typeID == typeID { result.append(names.name(slot)) }
         return result
     }
 
     /// The names of the records that reference `target` with `.deleteSelf`.
     func referrers(of target: String) -> [String] {
-        targets.referrers(of: target).map { names[Int($0)] }
+        targets.referrers(of: target).map { names.name(Int($0)) }
+    }
+
+    /// How many live records of each type the index holds.
+    var liveRecordsByType: [String: Int] {
+        var byType: [String: Int] = [:]
+        for (id, count) in liveByType.enumerated() where count > 0 { byType[types.name(Int32(id))] = count }
+        return byType
     }
 }

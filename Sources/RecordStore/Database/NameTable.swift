@@ -26,12 +26,6 @@ struct NameTable: Sendable {
         table.remove(hash: hash) { names[Int($0)] == name }
     }
 
-    /// Files `names` (an empty table's), each under its position as slot, in bulk (``SlotTable/fill(hashes:isSameName:)``);
-    /// false if a name is there twice.
-    mutating func fill(_ names: [String]) -> Bool {
-        table.fill(hashes: names.map(Self.hash)) { names[Int($0)] == names[Int($1)] } == nil
-    }
-
     /// Makes room for `capacity` names without growing.
     mutating func reserveCapacity(_ capacity: Int) {
         table.reserveCapacity(capacity)

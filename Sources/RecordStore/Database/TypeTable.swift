@@ -16,8 +16,8 @@ struct TypeTable: Sendable {
 
     func contains(_ name: String) -> Bool { id(of: name) != nil }
 
-    /// The name of `id`, which must have come from this table.
-    func name(_ id: Int32) -> String { names[Int(id)] }
+    /// The name of `id`; "" for an id this table never gave (only read from a damaged snapshot).
+    func name(_ id: Int32) -> String { names.indices.contains(Int(id)) ? names[Int(id)] : "" }
 
     /// The id of `name`, interned if new.
     mutating func intern(_ name: String) -> Int32 {

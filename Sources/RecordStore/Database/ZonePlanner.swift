@@ -106,7 +106,7 @@ struct ZonePlanner {
     private func planSave(_ record: Record, zone: ZoneState) throws -> ZonePlan.Save {
         try record.validate()
         let name = record.recordID.recordName
-        let nameHash = NameTable.hash(name)
+        let nameHash = zone.records.hash(name)
         guard let existing = zone.records[name, hash: nameHash] else {
             if policy == .ifServerRecordUnchanged, record.recordChangeTag != nil {
                 throw RecordStoreError(

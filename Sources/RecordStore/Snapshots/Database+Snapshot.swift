@@ -1,8 +1,9 @@
+import Foundation
 import RecordLog
 
 extension Database {
     var snapshotPath: String {
-        directory + "/" + StateSnapshot.directoryName + "/" + StateSnapshot.fileName
+        directory + "/" + KeyIndexSnapshot.directoryName + "/" + KeyIndexSnapshot.fileName
     }
 
     /// Writes the key index checkpoint and the registered views' snapshots, so the next open
@@ -37,10 +38,8 @@ extension Database {
             guard let taken else { return }
             let zones = taken.zones.map { (name: $0.name, incarnation: $0.incarnation, offset: $0.offset) }
             for write in taken.viewWrites { try write(directory, storeID, zones) }
-            let snapshot = StateSnapshot(
-                storeID: storeID,
-                zones: taken.zones.map { StateSnapshot.Zone(name: $0.name, incarnation: $0.incarnation, coveredOffset: $0.offset, records: $0.records.tables) })
-            try DurableFile.write(snapshot.encoded(), to: snapshotPath)
+            try KeyIndexSnapshot.write(taken.zones, storeID: storeID, to: snapshotPath)
+            try? FileManager.default.removeItem(atPath: directory + "/" + KeyIndexSnapshot.directoryName + "/" + KeyIndexSnapshot.formerFileName)
             state.withLock { state in
                 state.checkpointed = taken.positions
                 state.currentViewSnapshots = taken.views
@@ -69,14 +68,16 @@ extension Database {
     }
 
     /// The checkpointed zones of this store, by name; empty when there is no usable snapshot.
-    func loadSnapshot() -> [String: StateSnapshot.Zone] {
-        guard let bytes = try? DurableFile.read(snapshotPath), let snapshot = StateSnapshot(bytes: bytes) else {
-            return [:]
+    func loadSnapshot() -> [String: KeyIndexSnapshot.Zone] {
+        let path = snapshotPath
+        let snapshot = KeyIndexSnapshot.read(path: path) { reason in
+            logger.warning("ignoring the key index snapshot: \(reason); the zones are replayed from the log", metadata: ["path": "\(path)"])
         }
+        guard let snapshot else { return [:] }
         guard snapshot.storeID == storeID else {
-            logger.warning("ignoring a key index snapshot of another store", metadata: ["path": "\(snapshotPath)"])
+            logger.warning("ignoring a key index snapshot of another store", metadata: ["path": "\(path)"])
             return [:]
         }
-        return Dictionary(snapshot.zones.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        return snapshot.zones
     }
 }

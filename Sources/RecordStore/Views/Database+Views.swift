@@ -64,7 +64,7 @@ extension Database {
 
     /// Where a ``MappedSnapshotView``'s snapshot lives.
     static func mappedSnapshotPath(directory: String, name: String) -> String {
-        directory + "/" + StateSnapshot.directoryName + "/view-" + name + ".mapped"
+        directory + "/" + KeyIndexSnapshot.directoryName + "/view-" + name + ".mapped"
     }
 
     /// The view rebuilt from scratch by replaying every zone's log — what a registered view must
@@ -193,7 +193,7 @@ extension Database {
         var json = Array("{\"storeID\":".utf8) + Array(storeJSON) + Array(",\"view\":".utf8) + viewJSON
         json += Array(",\"zones\":".utf8) + Array(zonesJSON) + Array("}".utf8)
         TokenBytes.append(CRC32C.checksum(json), to: &json)
-        try DurableFile.write(json, to: directory + "/" + StateSnapshot.directoryName + "/view-" + name + ".snapshot")
+        try DurableFile.write(json, to: directory + "/" + KeyIndexSnapshot.directoryName + "/view-" + name + ".snapshot")
     }
 
     /// Writes a mapped view's snapshot: its sections, then the footer (FORMAT.md §12).

@@ -30,6 +30,20 @@ public struct MappedViewSnapshot: Sendable {
         section(index).flatMap { MappedArray(mapping: mapping, bytes: $0) }
     }
 
+    /// The strings of two sections: `lengths`, a uint32 UTF-8 length per string, and `bytes`,
+    /// their UTF-8 back to back (``ViewSnapshotWriter/writeStrings(_:)``); nil unless the lengths
+    /// add up to the bytes.
+    public func strings(lengths: Int, bytes: Int) -> [String]? {
+        guard let lengths = array(lengths, of: UInt32.self), let bytes = section(bytes),
+            lengths.reduce(0, { $0 + Int($1) }) == bytes.count
+        else { return nil }
+        var start = 0
+        return lengths.map { length in
+            defer { start += Int(length) }
+            return String(decoding: bytes[start..<start + Int(length)], as: UTF8.self)
+        }
+    }
+
     /// Checks every block of `sections` against its CRC-32C, reading through the file (so that the
     /// pages do not become the process's memory), on every core; nil when all match, else what failed.
     private static func checkBlocks(of sections: [(range: Range<Int>, crcs: [UInt32])], in mapping: MappedFile) -> String? {

@@ -19,7 +19,7 @@ struct ViewSnapshot<View: MaterializedView>: Codable {
     var view: View
 
     static func path(directory: String) -> String {
-        directory + "/" + StateSnapshot.directoryName + "/view-" + View.name + ".snapshot"
+        directory + "/" + KeyIndexSnapshot.directoryName + "/view-" + View.name + ".snapshot"
     }
 
     func encoded() throws -> [UInt8] {

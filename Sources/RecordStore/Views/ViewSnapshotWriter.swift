@@ -56,6 +56,17 @@ public struct ViewSnapshotWriter {
         try withUnsafeBytes(of: value) { try write($0) }
     }
 
+    /// Writes `strings` as two sections: a uint32 length per string, then their UTF-8 back to
+    /// back (read by ``MappedViewSnapshot/strings(lengths:bytes:)``).
+    public mutating func writeStrings(_ strings: [String]) throws {
+        try startSection()
+        try strings.map { UInt32($0.utf8.count) }.withUnsafeBufferPointer { try write($0) }
+        try startSection()
+        for string in strings {
+            try Array(string.utf8).withUnsafeBytes { try write($0) }
+        }
+    }
+
     /// Writes the footer, after the last section.
     func finish(storeID: [UInt8], zones: [(name: String, incarnation: Int64, offset: Int64)]) throws {
         try file.pad(toMultipleOf: Self.alignment)
