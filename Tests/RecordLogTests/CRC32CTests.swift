@@ -29,7 +29,9 @@ import TestSupport
     @Test("hardware and portable code agree on random buffers of many lengths and alignments")
     func hardwareMatchesPortable() {
         var random = SeededGenerator(seed: 3720)
-        let lengths = Array(0...130) + [255, 256, 257, 1000, 1023, 1024, 4095, 4096, 4097, 65_537, 300_001]
+        // 768 and 24,576 bytes: where the three-stream loops start (3 × 256, 3 × 8,192).
+        let lengths = Array(0...130) + [255, 256, 257, 767, 768, 769, 1000, 1023, 1024, 4095, 4096, 4097]
+            + [24_575, 24_576, 24_577, 49_160, 65_537, 300_001]
         for length in lengths {
             // Up to 15 leading bytes shift the buffer through every alignment the SSE code handles.
             let padded = random.bytes(length + 15)
