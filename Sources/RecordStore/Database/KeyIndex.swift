@@ -29,10 +29,12 @@ struct KeyIndex: Sendable {
 
     /// The hash `name` is filed under in this index (its table's seed).
     func hash(_ name: String) -> UInt32 {
-        Self.withUTF8(name) { slots.hash($0) }
+        let seed = slots.seed
+        return Self.withUTF8(name) { SlotTable.hash($0, seed: seed) }
     }
 
     /// Calls `body` with `name`'s UTF-8, without copying a native string.
+    @inline(__always)
     static func withUTF8<Result>(_ name: String, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
         if let result = name.utf8.withContiguousStorageIfAvailable({ body(UnsafeRawBufferPointer($0)) }) { return result }
         var copy = name
@@ -40,7 +42,9 @@ struct KeyIndex: Sendable {
     }
 
     private func slot(of name: String, hash: UInt32) -> Int32? {
-        Self.withUTF8(name) { utf8 in slots.find(hash: hash) { names.matches($0, utf8) } }
+        // The closures capture the two tables, not `self`: capturing the whole index copied it
+        // (some twenty references retained and released) on every lookup.
+        Self.withUTF8(name) { [slots, names] utf8 in slots.find(hash: hash) { names.matches($0, utf8) } }
     }
 
     subscript(name: String) -> RecordEntry? {
