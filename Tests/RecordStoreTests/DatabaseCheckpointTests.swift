@@ -196,7 +196,16 @@ import TestSupport
         #expect(texts.current == (try database.rebuild(NoteTexts.self)))
         #expect(try await state(database, ids) == expected)
 
-        // Fifty more, 55 in all since the checkpoint: both rewritten, and nothing left to replay.
+        // Five more in this session, which opened with a tail: still fewer than 50 in all since
+        // the checkpoint, still nothing rewritten.
+        for index in 5..<10 { _ = try await database.save(makeRecord("small-\(index)", zone: zoneA, ["text": .string("t\(index)")])) }
+        try database.close()
+        #expect(try files() == written)
+        database = try await Database(directory: path, durability: .noSyncUnsafe, checkpointAfterEvents: 50)
+        #expect(database.openReport.zonesFromSnapshot == 2 && database.openReport.replayedEvents == 10)
+        #expect(try database.register(NoteTexts.self).fromSnapshot)
+
+        // Fifty more, 60 in all since the checkpoint: both rewritten, and nothing left to replay.
         for index in 0..<50 { _ = try await database.save(makeRecord("more-\(index)", zone: zoneA, ["text": .string("m")])) }
         try database.close()
         let rewritten = try files()

@@ -117,9 +117,11 @@ extension Database {
         }
         state.withLock { state in
             state.zones = zones
-            // The checkpoint on disk is current when it covered every zone up to its end.
+            // The checkpoint on disk is the basis of this open when it covers every zone as it
+            // is now, up to its end or to an offset before it (a tail replayed above): a close
+            // then rewrites it only once enough has been appended since (`checkpointAfterEvents`).
             let covered = snapshot.mapValues { CheckpointPosition(incarnation: $0.incarnation, offset: $0.coveredOffset) }
-            state.checkpointed = covered == state.positions ? covered : nil
+            state.checkpointed = Self.eventsAppended(since: covered, to: state.positions) != nil ? covered : nil
         }
         return report
     }
