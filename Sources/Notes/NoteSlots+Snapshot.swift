@@ -28,7 +28,8 @@ extension NoteSlots {
         let meta = [Self.snapshotVersion, UInt64(numbering.oldSlots.count), ids.seed, UInt64(packer.totalBytes)]
         try meta.withUnsafeBufferPointer { try writer.write($0) }
         try writer.startSection()
-        try movedCells.withUnsafeBufferPointer { try writer.write($0) }
+        // Room after the cells, so that the next open's first new notes do not move them all.
+        try movedCells.withUnsafeBufferPointer { try writer.write($0, spare: ViewSnapshotWriter.spare(after: $0.count)) }
         movedCells = []
         try writer.startSection()
         let buckets = ids.buckets.map { bucket -> UInt64 in
@@ -82,7 +83,7 @@ extension NoteSlots {
             meta[0] == Self.snapshotVersion, meta[1] <= UInt64(Int32.max)
         else { return nil }
         let count = Int(meta[1])
-        guard let cells = snapshot.array(1, of: NoteCell.self), cells.count == count,
+        guard let cells = snapshot.array(1, count: count, of: NoteCell.self),
             let buckets = snapshot.array(2, of: UInt64.self), let ids = SlotTable(buckets: buckets, count: count, seed: meta[2]),
             let pages = Self.pages(snapshot, totalBytes: meta[3]),
             let folderIDs = snapshot.strings(lengths: 5, bytes: 6),

@@ -59,6 +59,24 @@ import Testing
         #expect(results[0].last == ["i1", "i2", "j0", "other", "t3"])
     }
 
+    @Test("an open that replays a tail of new records after its checkpoint keeps reading the index in place")
+    func tailKeepsTheIndexMapped() async throws {
+        try await withStoreDirectory { path in
+            let first = try await Database(directory: path, durability: .noSyncUnsafe)
+            try await history(first)
+            try first.checkpoint()
+            try await first.saveAll((0..<20).map { queryRecord("tail\($0)", ["n": .int64(Int64($0)), "a": ref("t3")]) })
+            try first.close()
+            let reopened = try await Database(directory: path, durability: .noSyncUnsafe)
+            #expect(reopened.openReport.zonesFromSnapshot == 1 && reopened.openReport.replayedEvents == 20)
+            let records = try reopened.zone(.default).records
+            // The new records went into the room the checkpoint left: nothing moved to the heap.
+            #expect(records.entries.isMapped && records.names.refs.isMapped && records.slots.buckets.isMapped)
+            #expect(records["tail19"] != nil && records.referrers(of: "t3").contains("tail0"))
+            try reopened.close()
+        }
+    }
+
     /// Damage done to a key index snapshot: to its bytes (caught by a CRC or the footer), or, with
     /// valid CRCs, to what its tables say (caught by the counts).
     enum Damage: String, CaseIterable, CustomStringConvertible {

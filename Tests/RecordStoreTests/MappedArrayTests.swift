@@ -77,6 +77,28 @@ import Testing
         #expect(Array(array) == (0...602).map { UInt64($0) })
     }
 
+    @Test("appending into the room a mapped array was given keeps it mapped and leaves the file; past the room, it moves")
+    func appendingIntoRoom() throws {
+        let values = (0..<600).map { UInt64($0) } + [UInt64](repeating: 0, count: 100)
+        let (file, path) = try Self.mapped(values)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let bytes = UnsafeRawBufferPointer(file.bytes)
+        #expect(MappedArray<UInt64>(mapping: file, bytes: bytes, count: 701) == nil, "more elements than the bytes hold")
+        var array = try #require(MappedArray<UInt64>(mapping: file, bytes: bytes, count: 600))
+        #expect(array.count == 600 && array.capacity == 700)
+        for value in 600..<699 { array.append(UInt64(value) * 10) }
+        #expect(array.isMapped, "the appends went into the room")
+        let copy = array
+        array.append(6_990)
+        #expect(!array.isMapped, "an append to an array a copy shares moves it, as any change does")
+        #expect(copy.isMapped && copy.count == 699)
+        array.append(7_000)
+        let expected: [UInt64] = (0..<600).map { UInt64($0) } + (600..<700).map { UInt64($0) * 10 } + [7_000]
+        #expect(Array(array) == expected)
+        let onDisk = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        #expect(onDisk == values.withUnsafeBytes { [UInt8]($0) }, "the file is unchanged")
+    }
+
     @Test("bytes that are not whole, aligned elements of the mapping are refused")
     func refusesBadBytes() throws {
         let (file, path) = try Self.mapped([1, 2, 3])

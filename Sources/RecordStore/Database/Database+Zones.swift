@@ -94,17 +94,20 @@ extension Database {
         for name in log.zones where name != StoredEvent.systemPartition && live[name] == nil {
             try log.deletePartition(for: name)
         }
-        let snapshot = loadSnapshot()
+        var snapshot = loadSnapshot()
+        let covered = snapshot.mapValues { CheckpointPosition(incarnation: $0.incarnation, offset: $0.coveredOffset) }
         var zones: [ZoneID: ZoneState] = [:]
         for (name, incarnation) in live {
             let zoneID = ZoneID(zoneName: name)
             var zone = ZoneState(zoneID: zoneID, partition: try log.createPartition(for: name), incarnation: incarnation)
             var from = zone.partition.startOffset
             // A checkpoint of this incarnation that covers no more than the log holds: start from it.
-            if let saved = snapshot[name], saved.incarnation == incarnation,
+            if var saved = snapshot.removeValue(forKey: name), saved.incarnation == incarnation,
                 saved.coveredOffset >= from, saved.coveredOffset <= zone.partition.endOffset
             {
-                zone.records = saved.records
+                // Swapped out, not copied: a copy left with the snapshot would make the tail's
+                // first write copy every array of the index to the heap.
+                swap(&zone.records, &saved.records)
                 from = saved.coveredOffset
                 report.zonesFromSnapshot += 1
             }
@@ -120,7 +123,6 @@ extension Database {
             // The checkpoint on disk is the basis of this open when it covers every zone as it
             // is now, up to its end or to an offset before it (a tail replayed above): a close
             // then rewrites it only once enough has been appended since (`checkpointAfterEvents`).
-            let covered = snapshot.mapValues { CheckpointPosition(incarnation: $0.incarnation, offset: $0.coveredOffset) }
             state.checkpointed = Self.eventsAppended(since: covered, to: state.positions) != nil ? covered : nil
         }
         return report

@@ -40,8 +40,17 @@ public struct MappedArray<Element: BitwiseCopyable & Sendable>: RandomAccessColl
     /// The elements stored in `bytes`, a part of `mapping`, read in place; nil unless `bytes` is
     /// aligned for `Element` and holds a whole number of them.
     @inlinable public init?(mapping: MappedFile, bytes: UnsafeRawBufferPointer) {
+        self.init(mapping: mapping, bytes: bytes, count: bytes.count / Swift.max(1, MemoryLayout<Element>.stride))
+    }
+
+    /// The first `count` elements stored in `bytes`, a part of `mapping`, read in place; the rest
+    /// of `bytes` is room to append into (the mapping is private: appending changes a private copy
+    /// of a page, never the file), so that the first appends do not move the elements to the
+    /// heap. Nil unless `bytes` is aligned for `Element` and holds a whole number of them, at
+    /// least `count`.
+    @inlinable public init?(mapping: MappedFile, bytes: UnsafeRawBufferPointer, count: Int) {
         let stride = MemoryLayout<Element>.stride
-        guard bytes.count % stride == 0 else { return nil }
+        guard bytes.count % stride == 0, count >= 0, count <= bytes.count / stride else { return nil }
         self.init()
         guard let start = bytes.baseAddress else { return }
         guard Int(bitPattern: start) % MemoryLayout<Element>.alignment == 0,
@@ -51,7 +60,7 @@ public struct MappedArray<Element: BitwiseCopyable & Sendable>: RandomAccessColl
         let pointer = UnsafeMutableRawPointer(mutating: start).assumingMemoryBound(to: Element.self)
         storage = Storage(base: pointer, capacity: bytes.count / stride, mapping: mapping)
         base = pointer
-        storedCount = bytes.count / stride
+        storedCount = count
     }
 
     @inlinable public var startIndex: Int { 0 }

@@ -8,7 +8,9 @@ extension KeyIndex {
     /// Writes the index as ``sectionCount`` sections, the first of them `zoneName`'s meta.
     func writeSnapshot(zoneName: String, to writer: inout ViewSnapshotWriter) throws {
         try writer.startSection()
-        let meta = [UInt64(count), slots.seed, UInt64(names.liveBytes)]
+        let meta = [UInt64(count), slots.seed, UInt64(names.liveBytes), UInt64(entries.count)]
+        // Room after the arrays by slot, so that the next open's first new records do not move them.
+        let spare = ViewSnapshotWriter.spare(after: entries.count)
         try meta.withUnsafeBufferPointer { try writer.write($0) }
         try writer.startSection()
         try Array(zoneName.utf8).withUnsafeBytes { try writer.write($0) }
@@ -21,17 +23,17 @@ extension KeyIndex {
         try writer.startSection()
         try targets.counts.withUnsafeBufferPointer { try writer.write($0) }
         try writer.startSection()
-        try entries.withUnsafeBufferPointer { try writer.write($0) }
+        try entries.withUnsafeBufferPointer { try writer.write($0, spare: spare) }
         let refs = try writeNames(to: &writer)
         try writer.startSection()
-        try refs.withUnsafeBufferPointer { try writer.write($0) }
+        try refs.withUnsafeBufferPointer { try writer.write($0, spare: spare) }
         try writer.startSection()
         try slots.buckets.withUnsafeBufferPointer { try writer.write($0) }
         for list in [targets.next, targets.previous] {
             try writer.startSection()
             try list.withUnsafeBufferPointer { try writer.write($0) }
             // Slots above the last one linked are in no list.
-            try [Int32](repeating: -1, count: max(0, entries.count - list.count)).withUnsafeBufferPointer { try writer.write($0) }
+            try [Int32](repeating: -1, count: max(0, entries.count - list.count)).withUnsafeBufferPointer { try writer.write($0, spare: spare) }
         }
         try writer.startSection()
         try freeSlots.withUnsafeBufferPointer { try writer.write($0) }
@@ -74,19 +76,21 @@ extension KeyIndex {
         func array<Element: BitwiseCopyable & Sendable>(_ section: Int, of _: Element.Type = Element.self) -> MappedArray<Element>? {
             snapshot.array(first + section)
         }
-        guard let meta = array(0, of: UInt64.self), meta.count == 3, meta[0] <= UInt64(Int32.max),
+        guard let meta = array(0, of: UInt64.self), meta.count == 4, meta[0] <= meta[3], meta[3] <= UInt64(Int32.max),
             let zoneName = snapshot.section(first + 1).map({ String(decoding: $0, as: UTF8.self) }),
             let types = snapshot.strings(lengths: first + 2, bytes: first + 3).flatMap(TypeTable.init(restoring:)),
             let liveByType = array(4, of: UInt64.self), liveByType.count == types.names.count,
             liveByType.reduce(0, { $0 &+ $1 }) == meta[0],
             let targetNames = snapshot.strings(lengths: first + 5, bytes: first + 6),
             let heads = array(7, of: Int32.self), let counts = array(8, of: Int32.self),
-            let entries = array(9, of: RecordEntry.self), let bytes = array(10, of: UInt8.self), let refs = array(11, of: UInt64.self),
-            let buckets = array(12, of: UInt64.self), let next = array(13, of: Int32.self), let previous = array(14, of: Int32.self),
+            let entries = snapshot.array(first + 9, count: Int(meta[3]), of: RecordEntry.self), let bytes = array(10, of: UInt8.self),
+            let refs = snapshot.array(first + 11, count: entries.count, of: UInt64.self), let buckets = array(12, of: UInt64.self),
+            let next = snapshot.array(first + 13, count: entries.count, of: Int32.self),
+            let previous = snapshot.array(first + 14, count: entries.count, of: Int32.self),
             let freeSlots = array(15, of: Int32.self), let more = array(16, of: Int32.self)
         else { return nil }
         let count = Int(meta[0])
-        guard refs.count == entries.count, next.count == entries.count, freeSlots.count + count == entries.count,
+        guard freeSlots.count + count == entries.count,
             freeSlots.allSatisfy({ entries.indices.contains(Int($0)) }),
             let slots = SlotTable(buckets: buckets, count: count, seed: meta[1]),
             let names = NameArena(refs: refs, bytes: bytes, liveBytes: Int(clamping: meta[2])),

@@ -30,6 +30,13 @@ public struct MappedViewSnapshot: Sendable {
         section(index).flatMap { MappedArray(mapping: mapping, bytes: $0) }
     }
 
+    /// The first `count` values of section `index`, read in place, with the rest of the section
+    /// as room to append into (``ViewSnapshotWriter/write(_:spare:)``); nil when there is no such
+    /// section, or it does not hold a whole number of values, at least `count`.
+    public func array<Element: BitwiseCopyable & Sendable>(_ index: Int, count: Int, of type: Element.Type = Element.self) -> MappedArray<Element>? {
+        section(index).flatMap { MappedArray(mapping: mapping, bytes: $0, count: count) }
+    }
+
     /// The strings of two sections: `lengths`, a uint32 UTF-8 length per string, and `bytes`,
     /// their UTF-8 back to back (``ViewSnapshotWriter/writeStrings(_:)``); nil unless the lengths
     /// add up to the bytes.

@@ -51,6 +51,24 @@ public struct ViewSnapshotWriter {
         try write(UnsafeRawBufferPointer(values))
     }
 
+    /// Appends the elements of `values`, then room for `spare` more (zero bytes), so that a
+    /// reader's ``MappedViewSnapshot/array(_:count:of:)`` can append that many in place.
+    public mutating func write<Element: BitwiseCopyable>(_ values: UnsafeBufferPointer<Element>, spare: Int) throws {
+        try write(values)
+        var zeros = max(0, spare) * MemoryLayout<Element>.stride
+        let chunk = [UInt8](repeating: 0, count: min(zeros, 1 << 16))
+        while zeros > 0 {
+            try chunk.withUnsafeBytes { try write(UnsafeRawBufferPointer(rebasing: $0.prefix(zeros))) }
+            zeros -= min(zeros, chunk.count)
+        }
+    }
+
+    /// How much room to leave after `count` elements that appends may need: enough that a
+    /// session's first thousands of new records do not move the elements to the heap.
+    public static func spare(after count: Int) -> Int {
+        4096 + count / 64
+    }
+
     /// Appends `value` as it lies in memory.
     public mutating func write<Value: BitwiseCopyable>(value: Value) throws {
         try withUnsafeBytes(of: value) { try write($0) }
