@@ -3,7 +3,8 @@ import RecordLog
 /// One page of a zone's changes: the latest event of each record name, found in one pass over
 /// the log read in place. Only the latest save of each record is decoded, once the page is
 /// known: its value bytes are copied out meanwhile, which costs less than decoding a save that a
-/// later one replaces.
+/// later one replaces. They are copied into one buffer for the page, not an array each (a
+/// `malloc`, a `free` and fresh pages per change).
 struct ZoneChangePage {
     var changed: [Record] = []
     var deletions: [ZoneChanges.Deletion] = []
@@ -11,7 +12,8 @@ struct ZoneChangePage {
     var next: Int64
 
     private enum Change {
-        case save([UInt8])
+        /// The save's value: these bytes of the page's `values`.
+        case save(Range<Int>)
         case delete(recordType: String)
         /// Not a save or a delete, or a save without a value: reported as nothing.
         case none
@@ -41,13 +43,14 @@ struct ZoneChangePage {
         // SipHash run, for a name seen before.
         var indexByName = SlotTable()
         indexByName.reserveCapacity(most)
+        var values: [UInt8] = []
         try zone.partition.forEachRecordInPlace(from: from, to: end) { event in
             guard let key = event.key else { return true }
             let bytes = key.assumingMemoryBound(to: UInt8.self)
             let hash = SlotTable.hash(key)
             if let index = indexByName.find(hash: hash, where: { entries[Int($0)].name.withUTF8Bytes { $0.hasSameBytes(as: bytes) } }) {
                 entries[Int(index)].offset = event.offset
-                entries[Int(index)].change = change(of: event)
+                entries[Int(index)].change = change(of: event, into: &values)
                 return true
             }
             guard let name = event.keyString else { return true }
@@ -57,7 +60,7 @@ struct ZoneChangePage {
             }
             // New: no entry matches, so the table files it in the first empty bucket.
             _ = indexByName.findOrInsert(hash: hash, fresh: Int32(entries.count), where: { _ in false })
-            entries.append(Entry(offset: event.offset, name: name, change: change(of: event)))
+            entries.append(Entry(offset: event.offset, name: name, change: change(of: event, into: &values)))
             return true
         }
         // Entries are in first-seen order: already by offset unless a record changed twice.
@@ -65,8 +68,8 @@ struct ZoneChangePage {
             let entry = entries[index]
             let id = RecordID(recordName: entry.name, zoneID: zone.zoneID)
             switch entry.change {
-            case .save(let value):
-                let record = try RecordCodec.decode(value, recordID: id)
+            case .save(let range):
+                let record = try values.withUnsafeBytes { try RecordCodec.decode(UnsafeRawBufferPointer(rebasing: $0[range]), recordID: id) }
                 page.changed.append(desiredKeys.map(record.keeping) ?? record)
             case .delete(let recordType):
                 page.deletions.append(.init(recordID: id, recordType: recordType))
@@ -77,11 +80,15 @@ struct ZoneChangePage {
         return page
     }
 
-    private static func change(of event: BorrowedLogRecord) -> Change {
+    private static func change(of event: BorrowedLogRecord, into values: inout [UInt8]) -> Change {
         switch StoredEvent.kind(of: event) {
-        case .save?: event.value.map { .save(Array($0)) } ?? .none
-        case .delete?: .delete(recordType: event.headerString(StoredEvent.recordTypeHeader) ?? "")
-        default: .none
+        case .save?:
+            guard let value = event.value else { return .none }
+            let start = values.count
+            values.append(contentsOf: value)
+            return .save(start..<values.count)
+        case .delete?: return .delete(recordType: event.headerString(StoredEvent.recordTypeHeader) ?? "")
+        default: return .none
         }
     }
 }
