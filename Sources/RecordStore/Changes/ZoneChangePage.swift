@@ -70,7 +70,9 @@ struct ZoneChangePage {
             switch entry.change {
             case .save(let range):
                 let record = try values.withUnsafeBytes { try RecordCodec.decode(UnsafeRawBufferPointer(rebasing: $0[range]), recordID: id) }
-                page.changed.append(desiredKeys.map(record.keeping) ?? record)
+                // Not `desiredKeys.map(record.keeping)`: forming that closure copies the record
+                // into a context allocated per change, even when there are no desired keys.
+                if let desiredKeys { page.changed.append(record.keeping(desiredKeys)) } else { page.changed.append(record) }
             case .delete(let recordType):
                 page.deletions.append(.init(recordID: id, recordType: recordType))
             case .none:
