@@ -9,11 +9,16 @@
 /// checked where they are used (a slot, type or target id out of range reads as absent), as the
 /// snapshot was checked only for its CRCs and counts.
 struct KeyIndex: Sendable {
+    // Internal rather than private: the checkpoint (`KeyIndex+Snapshot.swift`) writes and reads them.
+    /// Record name → slot, hashed with the table's own seed (``hash(_:)``).
     var slots = SlotTable()
+    /// Slot → record name; empty for a free slot.
     var names = NameArena()
     /// Slot → entry; a free slot's `typeID` is `freeType`.
     var entries = MappedArray<RecordEntry>()
+    /// The free slots; a new record takes the last.
     var freeSlots = MappedArray<Int32>()
+    /// Every record type ever saved in the zone, by id.
     var types = TypeTable()
     /// Type id → how many live records have it.
     var liveByType: [Int] = []

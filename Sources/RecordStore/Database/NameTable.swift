@@ -1,5 +1,6 @@
-/// The name → slot table of a `KeyIndex` (and its cascade table): a ``SlotTable`` whose names
-/// live in the caller's `names` array, so that the table adds 16 to 32 bytes per record.
+/// The name → id table of a `CascadeTable`: a ``SlotTable`` whose names live in the caller's
+/// `names` array, so that the table adds 16 to 32 bytes per name. (The key index files its
+/// record names in a ``SlotTable`` of its own, over a `NameArena`.)
 struct NameTable: Sendable {
     private var table = SlotTable()
 
