@@ -81,7 +81,7 @@ import Testing
     /// valid CRCs, to what its tables say (caught by the counts).
     enum Damage: String, CaseIterable, CustomStringConvertible {
         case flipInEntries, flipInFooter, truncated, empty, otherStore, formerVersionOnly
-        case liveCountsDisagree, freeSlotOutOfRange, extraTargetOfNoRecord, tooFewBuckets
+        case liveCountsDisagree, liveCountsWrapAround, freeSlotOutOfRange, extraTargetOfNoRecord, tooFewBuckets
         var description: String { rawValue }
     }
 
@@ -113,6 +113,12 @@ import Testing
             case .empty: bytes = []
             case .otherStore, .formerVersionOnly: break
             case .liveCountsDisagree: try rewrite(snapshotPath(path)) { $0.liveByType[0] += 1 }
+            case .liveCountsWrapAround:
+                // Three counts whose sum, modulo 2⁶⁴, is the live count.
+                try rewrite(snapshotPath(path)) { index in
+                    #expect(index.liveByType.count == 3)
+                    index.liveByType = [Int.max, Int.max, index.count + 2]
+                }
             case .freeSlotOutOfRange:
                 try rewrite(snapshotPath(path)) { index in
                     // The history's later saves took the slots its deletes freed: free one.

@@ -59,7 +59,9 @@ struct KeyIndex: Sendable {
     /// The entry of `name`, whose hash (``hash(_:)``) the caller has: a commit hashes each name
     /// once, to look it up when planning and to file it when writing.
     subscript(name: String, hash hash: UInt32) -> RecordEntry? {
-        slot(of: name, hash: hash).map { entries[Int($0)] }.flatMap { types.names.indices.contains(Int($0.typeID)) ? $0 : nil }
+        guard let slot = slot(of: name, hash: hash) else { return nil }
+        let entry = entries[Int(slot)]
+        return types.names.indices.contains(Int(entry.typeID)) ? entry : nil
     }
 
     func recordType(of entry: RecordEntry) -> String { types.name(entry.typeID) }
@@ -138,7 +140,7 @@ struct KeyIndex: Sendable {
         targets.referrers(of: target).map { names.name(Int($0)) }
     }
 
-    /// How many live records of each type the index holds.
+    /// How many live records of each type the index holds (what a view replaying the zone will see).
     var liveRecordsByType: [String: Int] {
         var byType: [String: Int] = [:]
         for (id, count) in liveByType.enumerated() where count > 0 { byType[types.name(Int32(id))] = count }

@@ -16,7 +16,9 @@ extension KeyIndex {
         try Array(zoneName.utf8).withUnsafeBytes { try writer.write($0) }
         try writer.writeStrings(types.names)
         try writer.startSection()
-        try liveByType.map(UInt64.init).withUnsafeBufferPointer { try writer.write($0) }
+        // A count below zero only comes of a damaged snapshot's bookkeeping; written as 0, it no
+        // longer adds up, and the next open replays.
+        try liveByType.map { UInt64(max(0, $0)) }.withUnsafeBufferPointer { try writer.write($0) }
         try writer.writeStrings(targets.names)
         try writer.startSection()
         try targets.heads.withUnsafeBufferPointer { try writer.write($0) }
@@ -80,7 +82,7 @@ extension KeyIndex {
             let zoneName = snapshot.section(first + 1).map({ String(decoding: $0, as: UTF8.self) }),
             let types = snapshot.strings(lengths: first + 2, bytes: first + 3).flatMap(TypeTable.init(restoring:)),
             let liveByType = array(4, of: UInt64.self), liveByType.count == types.names.count,
-            liveByType.reduce(0, { $0 &+ $1 }) == meta[0],
+            liveByType.allSatisfy({ $0 <= meta[0] }), liveByType.reduce(0, +) == meta[0],
             let targetNames = snapshot.strings(lengths: first + 5, bytes: first + 6),
             let heads = array(7, of: Int32.self), let counts = array(8, of: Int32.self),
             let entries = snapshot.array(first + 9, count: Int(meta[3]), of: RecordEntry.self), let bytes = array(10, of: UInt8.self),

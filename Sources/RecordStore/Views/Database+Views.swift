@@ -104,7 +104,7 @@ extension Database {
             }
         }
         view.willReplay(liveRecordsByType: zones.reduce(into: [:]) { counts, zone in
-            counts.merge(zone.liveRecordsByType, uniquingKeysWith: +)
+            counts.merge(zone.records.liveRecordsByType, uniquingKeysWith: +)
         })
         try Self.replay(zones, from: starts, saved: { view.apply(saved: $0) }, other: { view.apply($0) })
         view.didReplay()
