@@ -28,6 +28,24 @@ import Testing
         }
     }
 
+    @Test("values that fill, cross and exceed the page's 1 MiB value chunks come back byte for byte")
+    func largeValuesAcrossChunks() async throws {
+        try await withTemporaryDatabase { database in
+            try await database.createZone(zone)
+            // 0.4, 0.7 and 1.0 MB records (the last larger than a chunk on its own), each saved
+            // twice so that the page keeps both copies before decoding the latest.
+            var saved: [Record] = []
+            for (index, size) in [400_000, 700_000, 1_040_000, 300_000].enumerated() {
+                let bytes = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ index) }
+                var record = try await database.save(makeRecord("r\(index)", zone: zone, type: "Blob", ["data": .bytes(bytes)]))
+                record["data"] = .bytes(bytes.reversed())
+                saved.append(try await database.save(record))
+            }
+            let page = try await database.fetchZoneChanges(in: zone, since: nil)
+            #expect(page.changedRecords == saved)
+        }
+    }
+
     @Test("every event kind is read from its header's bytes, in place and from an allocated record")
     func kindsFromBytes() {
         for kind in StoredEvent.Kind.allCases {

@@ -3,8 +3,8 @@ import RecordLog
 /// One page of a zone's changes: the latest event of each record name, found in one pass over
 /// the log read in place. Only the latest save of each record is decoded, once the page is
 /// known: its value bytes are copied out meanwhile, which costs less than decoding a save that a
-/// later one replaces. They are copied into one buffer for the page, not an array each (a
-/// `malloc`, a `free` and fresh pages per change).
+/// later one replaces. They are copied into ``PageValues``, not an array each (a `malloc`, a
+/// `free` and fresh pages per change).
 struct ZoneChangePage {
     var changed: [Record] = []
     var deletions: [ZoneChanges.Deletion] = []
@@ -12,8 +12,8 @@ struct ZoneChangePage {
     var next: Int64
 
     private enum Change {
-        /// The save's value: these bytes of the page's `values`.
-        case save(Range<Int>)
+        /// The save's value, kept in the page's `values`.
+        case save(PageValues.Slot)
         case delete(recordType: String)
         /// Not a save or a delete, or a save without a value: reported as nothing.
         case none
@@ -43,7 +43,7 @@ struct ZoneChangePage {
         // SipHash run, for a name seen before.
         var indexByName = SlotTable()
         indexByName.reserveCapacity(most)
-        var values: [UInt8] = []
+        var values = PageValues()
         try zone.partition.forEachRecordInPlace(from: from, to: end) { event in
             guard let key = event.key else { return true }
             let bytes = key.assumingMemoryBound(to: UInt8.self)
@@ -63,13 +63,15 @@ struct ZoneChangePage {
             entries.append(Entry(offset: event.offset, name: name, change: change(of: event, into: &values)))
             return true
         }
+        // Reserved: growing by doubling would copy the records and touch fresh pages each time.
+        page.changed.reserveCapacity(entries.reduce(0) { if case .save = $1.change { $0 + 1 } else { $0 } })
         // Entries are in first-seen order: already by offset unless a record changed twice.
         for index in entries.indices.sorted(by: { entries[$0].offset < entries[$1].offset }) {
             let entry = entries[index]
             let id = RecordID(recordName: entry.name, zoneID: zone.zoneID)
             switch entry.change {
-            case .save(let range):
-                let record = try values.withUnsafeBytes { try RecordCodec.decode(UnsafeRawBufferPointer(rebasing: $0[range]), recordID: id) }
+            case .save(let slot):
+                let record = try values.withBytes(slot) { try RecordCodec.decode($0, recordID: id) }
                 // Not `desiredKeys.map(record.keeping)`: forming that closure copies the record
                 // into a context allocated per change, even when there are no desired keys.
                 if let desiredKeys { page.changed.append(record.keeping(desiredKeys)) } else { page.changed.append(record) }
@@ -82,13 +84,11 @@ struct ZoneChangePage {
         return page
     }
 
-    private static func change(of event: BorrowedLogRecord, into values: inout [UInt8]) -> Change {
+    private static func change(of event: BorrowedLogRecord, into values: inout PageValues) -> Change {
         switch StoredEvent.kind(of: event) {
         case .save?:
             guard let value = event.value else { return .none }
-            let start = values.count
-            values.append(contentsOf: value)
-            return .save(start..<values.count)
+            return .save(values.append(value))
         case .delete?: return .delete(recordType: event.headerString(StoredEvent.recordTypeHeader) ?? "")
         default: return .none
         }

@@ -156,9 +156,17 @@ enum Bench {
         _ = try await saveBatched(next..<(next + lastPercent))
         next += lastPercent
         var oursChanged = 0, peerChanged = 0
+        // Page faults are reported: a fetch's first touch of fresh memory costs ~3 µs a page on
+        // this VM, and whether the heap has room left by earlier workloads varies from run to run.
+        var faults = Measure.pageFaults()
         let w4Ours = try await Measure.seconds { oursChanged = try await ours.changes(since: token) }
+        let oursFaults = Measure.pageFaults() - faults
+        faults = Measure.pageFaults()
         let w4Peer = try await Measure.seconds { peerChanged = try await peer.changes(since: sequence) }
-        results["W4"] = .cost(ours: w4Ours * 1000, peer: w4Peer * 1000, unit: "ms", note: "\(oursChanged) vs \(peerChanged) records")
+        let peerFaults = Measure.pageFaults() - faults
+        results["W4"] = .cost(
+            ours: w4Ours * 1000, peer: w4Peer * 1000, unit: "ms",
+            note: "\(oursChanged) vs \(peerChanged) records; \(oursFaults) vs \(peerFaults) page faults")
         log("W4 done")
         if stopping(after: "W4") { return }
 

@@ -13,8 +13,11 @@ enum ChangesCost {
         var lines: [String] = []
         for round in 1...max(1, rounds) {
             var count = 0
+            let faults = Measure.pageFaults()
             let seconds = try await Measure.seconds { count = try await ours.changes(since: skipped.changeToken) }
-            lines.append(String(format: "round %d: %d changes in %.2f ms (%.2f µs each)", round, count, seconds * 1000, seconds * 1e6 / Double(max(count, 1))))
+            lines.append(String(
+                format: "round %d: %d changes in %.2f ms (%.2f µs each), %d page faults", round, count, seconds * 1000,
+                seconds * 1e6 / Double(max(count, 1)), Measure.pageFaults() - faults))
         }
         return lines.joined(separator: "\n")
     }

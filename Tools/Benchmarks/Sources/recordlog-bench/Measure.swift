@@ -25,6 +25,13 @@ enum Measure {
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
+    /// Minor page faults the process has taken so far (fresh memory touched for the first time).
+    static func pageFaults() -> Int {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return usage.ru_minflt
+    }
+
     /// A field of /proc/self/status in bytes (VmRSS, VmHWM), 0 when unavailable.
     static func status(_ field: String) -> Int {
         guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
