@@ -28,6 +28,23 @@ import Testing
         #expect(onDisk == values.withUnsafeBytes { [UInt8]($0) }, "the file is unchanged")
     }
 
+    @Test("a large array lives in a 2 MiB-aligned mapping of its own and behaves like a small one")
+    func largeArraysOnHugePages() throws {
+        var array = MappedArray<UInt64>()
+        let count = (1 << 20) + 1  // just past 8 MiB: grows through large mappings of 4, 8 and 16 MiB
+        for index in 0..<count { array.append(UInt64(index) &* 3) }
+        let aligned = array.withUnsafeBufferPointer { Int(bitPattern: $0.baseAddress) % (2 << 20) == 0 }
+        #expect(aligned, "huge pages need 2 MiB alignment")
+        var copy = array
+        copy[count - 1] = 1
+        copy.append(5)
+        #expect(array.count == count && array[count - 1] == UInt64(count - 1) &* 3, "copies are independent")
+        #expect(copy.count == count + 1 && copy[count - 1] == 1 && copy[count] == 5)
+        #expect(array.elementsEqual((0..<count).lazy.map { UInt64($0) &* 3 }))
+        let zeros = MappedArray<UInt32>(repeating: 0, count: 2 << 20)
+        #expect(zeros.count == 2 << 20 && zeros.allSatisfy { $0 == 0 })
+    }
+
     @Test("an array made over the same bytes as another, then dropped, leaves the other's changes alone")
     func overlappingArrays() throws {
         let values = (0..<4_096).map { UInt64($0) }

@@ -148,10 +148,22 @@ public struct MappedArray<Element: BitwiseCopyable & Sendable>: RandomAccessColl
 
     /// Copies the elements into heap storage for `capacity` elements; the old storage gives its
     /// memory back when no other copy of the array holds it.
+    /// Large arrays get a mapping of their own, backed by huge pages (``HugePageAllocation``).
     @usableFromInline mutating func move(capacity: Int) {
-        let pointer = UnsafeMutablePointer<Element>.allocate(capacity: Swift.max(capacity, 1))
+        let stride = MemoryLayout<Element>.stride
+        let pointer: UnsafeMutablePointer<Element>
+        var ownMapping = 0
+        if capacity >= HugePageAllocation.minimumBytes / Swift.max(stride, 1), capacity <= Int.max / Swift.max(stride, 1),
+            MemoryLayout<Element>.alignment <= HugePageAllocation.hugePageBytes,
+            let memory = HugePageAllocation.allocate(bytes: capacity * stride)
+        {
+            pointer = memory.pointer.bindMemory(to: Element.self, capacity: capacity)
+            ownMapping = memory.bytes
+        } else {
+            pointer = UnsafeMutablePointer<Element>.allocate(capacity: Swift.max(capacity, 1))
+        }
         if let base { pointer.initialize(from: base, count: count) }
-        storage = Storage(base: pointer, capacity: capacity, mapping: nil)
+        storage = Storage(base: pointer, capacity: capacity, mapping: nil, ownMapping: ownMapping)
         base = pointer
     }
 
@@ -163,11 +175,14 @@ public struct MappedArray<Element: BitwiseCopyable & Sendable>: RandomAccessColl
         @usableFromInline let capacity: Int
         /// The file `base` points into; nil when `base` is the heap's.
         @usableFromInline let mapping: MappedFile?
+        /// The bytes of `base`'s own mapping (``HugePageAllocation``); 0 when `malloc` gave it.
+        @usableFromInline let ownMapping: Int
 
-        @usableFromInline init(base: UnsafeMutablePointer<Element>?, capacity: Int, mapping: MappedFile?) {
+        @usableFromInline init(base: UnsafeMutablePointer<Element>?, capacity: Int, mapping: MappedFile?, ownMapping: Int = 0) {
             self.base = base
             self.capacity = capacity
             self.mapping = mapping
+            self.ownMapping = ownMapping
         }
 
         deinit {
@@ -175,6 +190,8 @@ public struct MappedArray<Element: BitwiseCopyable & Sendable>: RandomAccessColl
             if let mapping, let mapped = mapping.bytes.baseAddress {
                 let start = UnsafeMutableRawPointer(base) - mapped
                 mapping.release(start..<start + capacity * MemoryLayout<Element>.stride)
+            } else if ownMapping > 0 {
+                HugePageAllocation.deallocate(UnsafeMutableRawPointer(base), bytes: ownMapping)
             } else if mapping == nil {
                 base.deallocate()
             }
