@@ -150,7 +150,8 @@ struct NoteSlots: Sendable {
 
     /// Whether the note in slot `lhs` lists before the note in slot `rhs`: by modification date
     /// (a note never saved first), then by id.
-    private func sortsBefore(_ lhs: Int32, _ rhs: Int32) -> Bool {
+    private static func sortsBefore(_ lhs: Int32, _ rhs: Int32, cells: MappedArray<NoteCell>, texts: TextArena) -> Bool {
+        func cell(_ slot: Int32) -> NoteCell { slot >= 0 && Int(slot) < cells.count ? cells[Int(slot)] : .free }
         let left = cell(lhs), right = cell(rhs)
         let leftDate = left.flags & NoteCell.hasModified == 0 ? Date.distantPast.timeIntervalSinceReferenceDate : left.modified
         let rightDate = right.flags & NoteCell.hasModified == 0 ? Date.distantPast.timeIntervalSinceReferenceDate : right.modified
@@ -164,7 +165,10 @@ struct NoteSlots: Sendable {
         // Taken out of `self` meanwhile, so that the comparison may read the cells.
         var order = FolderOrder(capacity: 0)
         swap(&order, &orders[Int(folder)])
-        change(&order) { sortsBefore($0, $1) }
+        // The comparison reads the cells and texts through these, not `self`: a closure over
+        // `self` copied all of it (some ten references retained and released) on every save.
+        let cells = cells, texts = texts
+        change(&order) { Self.sortsBefore($0, $1, cells: cells, texts: texts) }
         swap(&order, &orders[Int(folder)])
     }
 
