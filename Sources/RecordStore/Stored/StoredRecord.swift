@@ -63,8 +63,10 @@ public struct StoredRecord {
 
     /// The value of the field `key`, decoded now, or nil when the record has no such field.
     public subscript(key: String) -> FieldValue? {
+        guard let (tag, payload) = locate(key) else { return nil }
+        var reader = ByteReader(payload)
         // The bytes were checked when the record was created: reading them cannot fail.
-        key.withUTF8Bytes { wanted in (try? field(wanted)) ?? nil }
+        return (try? FieldPayloadReader<PayloadModes.BuildChecked>(zoneID: recordID.zoneID).readPayload(tag, depth: 0, from: &reader)) ?? nil
     }
 
     /// Calls `body` with the UTF-8 bytes of the field `key` when it holds a string, else with nil.
@@ -82,35 +84,36 @@ public struct StoredRecord {
 
     /// The bytes of a string, or of a reference's record name, in place; nil for any other field.
     private func borrowedText(_ key: String, _ kind: RecordCodec.Tag) -> UnsafeBufferPointer<UInt8>? {
-        key.withUTF8Bytes { wanted in
+        guard let (tag, payload) = locate(key), tag == kind else { return nil }
+        var reader = ByteReader(payload)
+        // The bytes were checked when the record was created: reading them cannot fail.
+        if tag == .reference { _ = try? reader.readByte() }
+        let count = tag == .reference ? (try? reader.readByte()).map(Int.init) : try? reader.readCount()
+        return count.flatMap { try? reader.readBytes($0) }
+    }
+
+    /// The tag of the field `key` and the bytes from its payload to the end of the fields; nil
+    /// when there is no such field. A static walk over the field bytes, so that no closure holds
+    /// `self`: one that did copied the record (its ID's strings retained and released) on every
+    /// field read.
+    private func locate(_ key: String) -> (RecordCodec.Tag, UnsafeRawBufferPointer)? {
+        let fields = self.fields
+        return key.withUTF8Bytes { wanted in
             // The bytes were checked when the record was created: reading them cannot fail.
-            let bytes = try? seek(wanted) { tag, reader throws(RecordDecodingError) -> UnsafeBufferPointer<UInt8>? in
-                guard tag == kind else { return nil }
-                if tag == .reference { _ = try reader.readByte() }
-                return try reader.readBytes(tag == .reference ? Int(try reader.readByte()) : try reader.readCount())
-            }
-            return bytes ?? nil
+            (try? Self.locate(wanted, in: fields)) ?? nil
         }
     }
 
-    /// Finds the field `wanted` among the checked fields and builds its value.
-    private func field(_ wanted: UnsafeBufferPointer<UInt8>) throws(RecordDecodingError) -> FieldValue? {
-        try seek(wanted) { tag, reader throws(RecordDecodingError) in
-            try FieldPayloadReader<PayloadModes.BuildChecked>(zoneID: recordID.zoneID).readPayload(tag, depth: 0, from: &reader)
-        }
-    }
-
-    /// Finds the field `wanted` among the checked fields and reads its payload with `read`, given
-    /// the field's tag and a reader at the payload; nil when there is no such field.
-    private func seek<Value>(
-        _ wanted: UnsafeBufferPointer<UInt8>, read: (RecordCodec.Tag, inout ByteReader) throws(RecordDecodingError) -> Value?
-    ) throws(RecordDecodingError) -> Value? {
+    private static func locate(
+        _ wanted: UnsafeBufferPointer<UInt8>, in fields: UnsafeRawBufferPointer
+    ) throws(RecordDecodingError) -> (RecordCodec.Tag, UnsafeRawBufferPointer)? {
         var reader = ByteReader(fields)
-        let skip = FieldPayloadReader<PayloadModes.SkipChecked>(zoneID: recordID.zoneID)
+        // Skipping reads no reference's zone: any will do.
+        let skip = FieldPayloadReader<PayloadModes.SkipChecked>(zoneID: .default)
         for _ in 0..<(try reader.readCount()) {
             let key = try reader.readIdentifierBytes(checked: false)
             let tag = try skip.readTag(from: &reader)
-            if key.hasSameBytes(as: wanted) { return try read(tag, &reader) }
+            if key.hasSameBytes(as: wanted) { return (tag, UnsafeRawBufferPointer(rebasing: fields[reader.offset...])) }
             // Keys ascend: past the wanted key, it is not there.
             if wanted.precedesBytes(of: key) { return nil }
             _ = try skip.readPayload(tag, depth: 0, from: &reader)
