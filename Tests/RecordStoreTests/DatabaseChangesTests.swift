@@ -154,28 +154,7 @@ import TestSupport
             try await database.createZone(zone)
             var generator = SeededGenerator(seed: UInt64(limit) &* 7919)
             let names = (0..<10).map { "r\($0)" }
-            for step in 0..<50 {
-                let live = try await database.records(for: names.map { RecordID(recordName: $0, zoneID: zone) }).compactMapValues { try? $0.get() }
-                var saves: [Record] = []
-                var deletes: [RecordID] = []
-                for name in names.shuffled(using: &generator).prefix(Int.random(in: 1...3, using: &generator)) {
-                    let id = RecordID(recordName: name, zoneID: zone)
-                    if live[id] != nil, Bool.random(using: &generator) {
-                        deletes.append(id)
-                    } else {
-                        var record = live[id] ?? makeRecord(name, zone: zone)
-                        record["step"] = .int64(Int64(step))
-                        // Sometimes a .deleteSelf reference to a live record, so deletes cascade.
-                        if let target = live.keys.filter({ $0 != id && !deletes.contains($0) }).randomElement(using: &generator),
-                            Int.random(in: 0..<3, using: &generator) == 0
-                        {
-                            record["parent"] = ref(target.recordName, zone: zone)
-                        }
-                        saves.append(record)
-                    }
-                }
-                _ = try await database.modifyRecords(saving: saves, deleting: deletes, atomically: false)
-            }
+            try await writeRandomHistory(database, zone: zone, names: names, steps: 50, using: &generator)
             let end = try database.endOffset(zone)
 
             var cache: [String: Record] = [:]

@@ -2,6 +2,7 @@ import Foundation
 import RecordLog
 @testable import RecordStore
 import Testing
+import TestSupport
 
 /// Runs `body` with a new temporary database and removes its directory afterwards, whether
 /// `body` returns or throws.
@@ -69,6 +70,37 @@ func makeRecord(_ name: String, zone: ZoneID = .default, type: String = "Note", 
 /// A `.deleteSelf` (or other) reference to the record `name` of `zone`.
 func ref(_ name: String, zone: ZoneID = .default, _ action: Reference.Action = .deleteSelf) -> FieldValue {
     .reference(Reference(recordID: RecordID(recordName: name, zoneID: zone), action: action))
+}
+
+/// Writes `steps` random requests to `zone` (which must exist), over the records `names`: each
+/// saves or deletes one to three of them, saves sometimes with a `.deleteSelf` reference to
+/// another live record, so that deletes cascade. Some items fail (a reference to a record deleted
+/// in the same request); the requests are not atomic.
+func writeRandomHistory(
+    _ database: Database, zone: ZoneID, names: [String], steps: Int, using generator: inout SeededGenerator
+) async throws {
+    for step in 0..<steps {
+        let live = try await database.records(for: names.map { RecordID(recordName: $0, zoneID: zone) }).compactMapValues { try? $0.get() }
+        var saves: [Record] = []
+        var deletes: [RecordID] = []
+        for name in names.shuffled(using: &generator).prefix(Int.random(in: 1...3, using: &generator)) {
+            let id = RecordID(recordName: name, zoneID: zone)
+            if live[id] != nil, Bool.random(using: &generator) {
+                deletes.append(id)
+            } else {
+                var record = live[id] ?? makeRecord(name, zone: zone, type: ["Note", "Task"].randomElement(using: &generator) ?? "Note")
+                record["step"] = .int64(Int64(step))
+                record["text"] = .string(String(repeating: "x", count: Int.random(in: 0..<300, using: &generator)))
+                if let target = live.keys.filter({ $0 != id && !deletes.contains($0) }).randomElement(using: &generator),
+                    Int.random(in: 0..<3, using: &generator) == 0
+                {
+                    record["parent"] = ref(target.recordName, zone: zone)
+                }
+                saves.append(record)
+            }
+        }
+        _ = try await database.modifyRecords(saving: saves, deleting: deletes, atomically: false)
+    }
 }
 
 /// Every byte of a store's segment files, and each partition's end offset: equal snapshots mean

@@ -10,29 +10,78 @@ extension Database {
     public func fetchZoneChanges(
         in zoneID: ZoneID, since token: ServerChangeToken?, resultsLimit: Int? = nil, desiredKeys: [String]? = nil
     ) async throws -> ZoneChanges {
+        let (zone, from, end) = try changeRange(in: zoneID, since: token)
+        let page = try ZoneChangePage.read(
+            zone, from: from, to: end, limit: max(1, resultsLimit ?? Int.max), desiredKeys: desiredKeys.map(Set.init))
+        return ZoneChanges(
+            changedRecords: page.changed, deletions: page.deletions, changeToken: zoneToken(for: zone, at: page.next),
+            moreComing: page.next < end)
+    }
+
+    /// The changes of a zone since `token` (everything when nil), handed out one by one as
+    /// CloudKit's `CKFetchRecordZoneChangesOperation` does: `recordChanged` with each record saved
+    /// since the token, in its latest state, and `recordDeleted` with each deletion, oldest change
+    /// first, at most `resultsLimit` records; then the token to continue from, and whether more
+    /// changes follow. The same changes as ``fetchZoneChanges(in:since:resultsLimit:desiredKeys:)``.
+    ///
+    /// Each record is read in place: nothing is decoded but the fields the callback reads, so an
+    /// app that folds the changes into its own model builds that model and no ``Record``. A
+    /// ``StoredRecord`` is valid only during its call (keep its values, or its
+    /// ``StoredRecord/materialized()`` record).
+    ///
+    /// ```swift
+    /// let end = try await database.fetchZoneChanges(in: notes, since: token, recordChanged: { record in
+    ///     if case .string(let text)? = record["content"] { texts[record.recordID.recordName] = text }
+    /// }, recordDeleted: { deletion in texts[deletion.recordID.recordName] = nil })
+    /// token = end.changeToken
+    /// ```
+    ///
+    /// - Throws: as ``fetchZoneChanges(in:since:resultsLimit:desiredKeys:)``, and what a callback
+    ///   throws, which ends the fetch. A latest save that does not decode throws its
+    ///   ``RecordDecodingError`` once the changes before it were handed out.
+    public func fetchZoneChanges(
+        in zoneID: ZoneID, since token: ServerChangeToken?, resultsLimit: Int? = nil,
+        recordChanged: (StoredRecord) throws -> Void, recordDeleted: (ZoneChanges.Deletion) throws -> Void
+    ) async throws -> (changeToken: ServerChangeToken, moreComing: Bool) {
+        let (zone, from, end) = try changeRange(in: zoneID, since: token)
+        let scan = try ZoneChangeScan(zone, from: from, to: end, limit: max(1, resultsLimit ?? Int.max))
+        for entry in scan.entries {
+            let id = RecordID(recordName: entry.name, zoneID: zone.zoneID)
+            switch entry.change {
+            case .save(let slot):
+                try scan.values.withBytes(slot) { try recordChanged(try StoredRecord($0, recordID: id)) }
+            case .delete(let recordType):
+                try recordDeleted(.init(recordID: id, recordType: recordType))
+            case .none:
+                continue
+            }
+        }
+        return (zoneToken(for: zone, at: scan.next), scan.next < end)
+    }
+
+    /// The zone and the range of its log that the changes since `token` cover.
+    private func changeRange(in zoneID: ZoneID, since token: ServerChangeToken?) throws -> (ZoneState, from: Int64, end: Int64) {
         try checkOpen()
         let zone = try zone(zoneID)
         let partition = zone.partition
         let end = partition.endOffset
-        var from = partition.startOffset
-        if let token {
-            guard case .zone(let position) = try TokenContent.decode(token, storeID: storeID) else {
-                throw RecordStoreError(.invalidArguments, "This is a database change token; fetch zone changes with a zone token.", zoneID: zoneID)
-            }
-            guard position.zoneName == zoneID.zoneName else {
-                throw RecordStoreError(.invalidArguments, "The change token belongs to zone \"\(position.zoneName)\", not \"\(zoneID.zoneName)\".", zoneID: zoneID)
-            }
-            guard position.incarnation == zone.incarnation, position.offset >= partition.startOffset, position.offset <= end else {
-                throw RecordStoreError.changeTokenExpired(zoneID)
-            }
-            from = position.offset
+        guard let token else { return (zone, partition.startOffset, end) }
+        guard case .zone(let position) = try TokenContent.decode(token, storeID: storeID) else {
+            throw RecordStoreError(.invalidArguments, "This is a database change token; fetch zone changes with a zone token.", zoneID: zoneID)
         }
-        let page = try ZoneChangePage.read(
-            zone, from: from, to: end, limit: max(1, resultsLimit ?? Int.max), desiredKeys: desiredKeys.map(Set.init))
-        let position = TokenContent.ZonePosition(zoneName: zoneID.zoneName, incarnation: zone.incarnation, offset: page.next)
-        return ZoneChanges(
-            changedRecords: page.changed, deletions: page.deletions, changeToken: TokenContent.zone(position).encode(storeID: storeID),
-            moreComing: page.next < end)
+        guard position.zoneName == zoneID.zoneName else {
+            throw RecordStoreError(.invalidArguments, "The change token belongs to zone \"\(position.zoneName)\", not \"\(zoneID.zoneName)\".", zoneID: zoneID)
+        }
+        guard position.incarnation == zone.incarnation, position.offset >= partition.startOffset, position.offset <= end else {
+            throw RecordStoreError.changeTokenExpired(zoneID)
+        }
+        return (zone, position.offset, end)
+    }
+
+    /// A zone token at `offset`.
+    private func zoneToken(for zone: ZoneState, at offset: Int64) -> ServerChangeToken {
+        TokenContent.zone(TokenContent.ZonePosition(zoneName: zone.zoneID.zoneName, incarnation: zone.incarnation, offset: offset))
+            .encode(storeID: storeID)
     }
 
     /// The zones changed and deleted since `token` (all zones when nil).

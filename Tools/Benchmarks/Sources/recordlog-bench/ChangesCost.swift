@@ -2,7 +2,8 @@ import Foundation
 import RecordStore
 
 /// `--changes-cost DIR`: W4's fetch alone, repeated, for profiling: on a store that
-/// `--replay-cost DIR` made, the changes since a token taken before the last `last` records.
+/// `--replay-cost DIR` made, the changes since a token taken before the last `last` records,
+/// into Notes as W4 fetches them, then as `Record` pages.
 enum ChangesCost {
     static func run(directory: String, last: Int, rounds: Int) async throws -> String {
         let ours = try await Ours.open(path: directory, viewsToo: false)
@@ -12,12 +13,15 @@ enum ChangesCost {
             in: Ours.zone, since: nil, resultsLimit: everything.changedRecords.count - last, desiredKeys: [])
         var lines: [String] = []
         for round in 1...max(1, rounds) {
-            var count = 0
+            // W4's fetch (into Notes), then the same changes as `Record` pages.
+            var count = 0, records = 0
             let faults = Measure.pageFaults()
             let seconds = try await Measure.seconds { count = try await ours.changes(since: skipped.changeToken) }
+            let notesFaults = Measure.pageFaults() - faults
+            let recordSeconds = try await Measure.seconds { records = try await ours.changedRecords(since: skipped.changeToken) }
             lines.append(String(
-                format: "round %d: %d changes in %.2f ms (%.2f µs each), %d page faults", round, count, seconds * 1000,
-                seconds * 1e6 / Double(max(count, 1)), Measure.pageFaults() - faults))
+                format: "round %d: %d changes into Notes in %.2f ms (%.2f µs each, %d page faults); %d as Records in %.2f ms",
+                round, count, seconds * 1000, seconds * 1e6 / Double(max(count, 1)), notesFaults, records, recordSeconds * 1000))
         }
         return lines.joined(separator: "\n")
     }

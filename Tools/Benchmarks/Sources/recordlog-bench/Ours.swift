@@ -72,8 +72,32 @@ final class Ours: @unchecked Sendable {
         return token
     }
 
-    /// Every change since `token`; returns how many records came back.
+    /// Every change since `token` folded into the app's model, as the peer's rows are: each
+    /// changed record read in place (`fetchZoneChanges` with callbacks) into a `Note`; returns
+    /// how many changes came back.
     func changes(since token: ServerChangeToken) async throws -> Int {
+        var token = token
+        var notes: [Note] = []
+        var deleted = 0
+        var more = true
+        while more {
+            let end = try await database.fetchZoneChanges(in: Self.zone, since: token, resultsLimit: 10_000, recordChanged: { record in
+                guard case .reference(let folder)? = record["folder"] else { return }
+                var content = ""
+                if case .string(let text)? = record["content"] { content = text }
+                notes.append(Note(
+                    id: record.recordID.recordName, folderID: folder.recordID.recordName, content: content,
+                    createdAt: record.creationDate, modifiedAt: record.modificationDate))
+            }, recordDeleted: { _ in deleted += 1 })
+            token = end.changeToken
+            more = end.moreComing
+        }
+        return notes.count + deleted
+    }
+
+    /// Every change since `token` as `Record`s (`fetchZoneChanges` pages); returns how many
+    /// records came back.
+    func changedRecords(since token: ServerChangeToken) async throws -> Int {
         var token = token
         var count = 0
         var more = true
