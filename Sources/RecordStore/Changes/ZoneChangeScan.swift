@@ -24,11 +24,11 @@ struct ZoneChangeScan {
     }
 
     /// Each changed record name's latest event, by offset.
-    private(set) var entries: [Entry] = []
+    let entries: [Entry]
     /// The latest saves' value bytes.
-    private(set) var values = PageValues()
+    let values: PageValues
     /// Where the page ends: the end of the range when it holds every change.
-    private(set) var next: Int64
+    let next: Int64
 
     /// How many entries are saves.
     var saveCount: Int {
@@ -39,7 +39,6 @@ struct ZoneChangeScan {
     ///
     /// - Throws: what reading the log throws.
     init(_ zone: ZoneState, from: Int64, to end: Int64, limit: Int) throws {
-        next = end
         // At most one entry per event and per page; past 64k entries, let the tables grow (a
         // long range may hold few records, changed many times).
         let most = Int(min(Int64(limit), max(0, end - from), 1 << 16))

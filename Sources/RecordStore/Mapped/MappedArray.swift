@@ -148,6 +148,7 @@ public struct MappedArray<Element: BitwiseCopyable & Sendable>: RandomAccessColl
 
     /// Copies the elements into heap storage for `capacity` elements; the old storage gives its
     /// memory back when no other copy of the array holds it.
+    ///
     /// Large arrays get a mapping of their own, backed by huge pages (``HugePageAllocation``).
     @usableFromInline mutating func move(capacity: Int) {
         let stride = MemoryLayout<Element>.stride
