@@ -25,6 +25,14 @@ enum Measure {
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
+    /// The median of `values` (the mean of the middle two for an even count); 0 when empty.
+    static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        guard !sorted.isEmpty else { return 0 }
+        let middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+    }
+
     /// Minor page faults the process has taken so far (fresh memory touched for the first time).
     static func pageFaults() -> Int {
         var usage = rusage()
