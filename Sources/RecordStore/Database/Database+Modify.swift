@@ -37,8 +37,10 @@ extension Database {
         // slip between a check and its write. Durability is awaited after the lock is released,
         // so concurrent requests share group commits.
         var results = ModifyResult(saveResults: [:], deleteResults: [:])
-        results.saveResults.reserveCapacity(saving.count)
-        results.deleteResults.reserveCapacity(deleting.count)
+        // Reserved only for several items: this call is not specialized, and looking up the
+        // dictionary's generic metadata cost a single-record commit more than it saved.
+        if saving.count > 1 { results.saveResults.reserveCapacity(saving.count) }
+        if deleting.count > 1 { results.deleteResults.reserveCapacity(deleting.count) }
         let committed = try state.withLock { state -> [CommittedZone] in
             var plans: [ZonePlan] = []
             var failures: [RecordID: RecordStoreError] = [:]

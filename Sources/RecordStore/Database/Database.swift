@@ -46,7 +46,7 @@ public final class Database: Sendable {
     let system: Partition
     /// Sixteen random bytes naming this store: a change token from another store is refused.
     let storeID: [UInt8]
-    let state: StateLock<State>
+    let state: LockedValue<State>
     /// Set once by `close()`. Read without the state lock: every request checks it first, and
     /// taking the lock for it made concurrent writers queue twice per commit.
     private let closed = Atomic<Bool>(false)
@@ -97,7 +97,7 @@ public final class Database: Sendable {
         log = try Log(directory: directory, options: options, logger: logger)
         system = try log.createPartition(for: StoredEvent.systemPartition)
         storeID = try await Self.storeIdentity(system)
-        state = StateLock(State())
+        state = LockedValue(State())
         let report = try await loadZones()
         state.withLock { $0.openReport = report }
         try loadSubscriptions()

@@ -14,7 +14,7 @@ import Darwin
 /// holder has been descheduled took the holder's core, and every handoff went through the
 /// kernel's `rt_mutex` (16 writers: ≈22% of the commit path's samples in `_lockSlow`). A
 /// default mutex sleeps at once on a plain futex and hands off without priority inheritance.
-final class StateLock<Value>: @unchecked Sendable {
+final class LockedValue<Value>: @unchecked Sendable {
     // @unchecked: `value` is only touched inside `withLock`, under `mutex`.
     private var value: Value
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
