@@ -6,14 +6,16 @@ import Musl
 import Darwin
 #endif
 
-/// A value guarded by a plain `pthread_mutex_t`: the database's state lock, which every commit
-/// takes once.
+/// A value guarded by a plain `pthread_mutex_t`: the database's state lock and each view's lock,
+/// which every commit takes once.
 ///
 /// Not the standard library's `Mutex`: on Linux that one is a priority-inheritance futex which
 /// spins before it sleeps. With many writers on two cores, a waiter spinning for a lock whose
 /// holder has been descheduled took the holder's core, and every handoff went through the
 /// kernel's `rt_mutex` (16 writers: ≈22% of the commit path's samples in `_lockSlow`). A
 /// default mutex sleeps at once on a plain futex and hands off without priority inheritance.
+/// And a class is used from generic code (a view's lock, taken in a closure generic over the
+/// view) without looking up a generic struct's metadata at run time on every commit.
 final class LockedValue<Value>: @unchecked Sendable {
     // @unchecked: `value` is only touched inside `withLock`, under `mutex`.
     private var value: Value

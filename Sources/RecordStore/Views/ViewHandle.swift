@@ -1,14 +1,12 @@
-import Synchronization
-
 /// A registered view, kept current by the database.
 public final class ViewHandle<View: MaterializedView>: Sendable {
-    let box: Mutex<View>
+    let box: LockedValue<View>
     /// Whether registering the view started from its snapshot and folded in only the events after
     /// it, rather than replaying every zone's log.
     public let fromSnapshot: Bool
 
     init(_ view: View, fromSnapshot: Bool) {
-        box = Mutex(view)
+        box = LockedValue(view)
         self.fromSnapshot = fromSnapshot
     }
 
