@@ -88,6 +88,13 @@ import TestSupport
         #expect(reason(field([0x02] + Array(repeating: 0xFF, count: 10) + [0x01])) == RecordDecodingError(.nonCanonical, at: 8))
         #expect(reason(field([0x02] + Array(repeating: 0xFF, count: 9) + [0x02])) == RecordDecodingError(.nonCanonical, at: 8))
         #expect(reason([0x01, 0x01] + ascii("T") + [0x08, 0x00]) == RecordDecodingError(.nonCanonical, at: 3))
+        // Over-long with more bytes after it (a varint read from one 8-byte load): 0 in three
+        // bytes, and 1 in eight.
+        let after = [0x01] + ascii("b") + [0x01, 0x0A] + ascii("0123456789")
+        #expect(reason(value(fieldCount: 2, [0x01] + ascii("a") + [0x02, 0x80, 0x80, 0x00] + after)) == RecordDecodingError(.nonCanonical, at: 8))
+        #expect(reason(value(fieldCount: 2, [0x01] + ascii("a") + [0x02, 0x81] + Array(repeating: 0x80, count: 6) + [0x00] + after))
+            == RecordDecodingError(.nonCanonical, at: 8))
+        #expect(reason(value(fieldCount: 2, [0x01] + ascii("a") + [0x02, 0x81] + Array(repeating: 0x80, count: 6) + [0x01] + after)) == nil)
         // The largest varint (ten bytes, last 0x01) is fine: it is Int64.min zigzagged.
         #expect(reason(field([0x02] + Array(repeating: 0xFF, count: 9) + [0x01])) == nil)
     }

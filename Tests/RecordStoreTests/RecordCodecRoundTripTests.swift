@@ -27,6 +27,24 @@ import TestSupport
         #expect(decoded == record)
     }
 
+    @Test("integers of every bit length decode the same at the end of a record and with bytes after them")
+    func varintsOfEveryLength() throws {
+        // Varints with eight bytes after their start are read from one load, the others byte by
+        // byte: both must give every value back, from one byte to ten.
+        for bits in 0...64 {
+            for value in [Int64(bitPattern: bits == 64 ? .max : (1 << UInt64(bits)) - 1), bits == 64 ? .min : -(Int64(1) << Int64(min(bits, 62)))] {
+                var last = Record(recordType: "Thing", recordID: id)
+                last["a"] = .int64(value)
+                #expect(try roundTrip(last)["a"] == .int64(value))
+                var followed = last
+                followed["b"] = .string("sixteen bytes...")
+                let decoded = try roundTrip(followed)
+                #expect(decoded["a"] == .int64(value))
+                #expect(decoded == followed)
+            }
+        }
+    }
+
     @Test("a record with every kind and all system fields round-trips and re-encodes to the same bytes")
     func fullRecord() throws {
         let record = Sample.everyKind()
