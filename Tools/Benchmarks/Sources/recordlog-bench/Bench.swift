@@ -162,16 +162,16 @@ enum Bench {
         // whether the heap has room left by earlier workloads varies from run to run).
         var oursChanged = 0, peerChanged = 0
         var oursTimes: [Double] = [], peerTimes: [Double] = []
-        var oursFaults = 0, peerFaults = 0
+        var oursFaults: [Int] = [], peerFaults: [Int] = []
         func fetchOurs() async throws {
             let faults = Measure.pageFaults()
             oursTimes.append(try await Measure.seconds { oursChanged = try await ours.changes(since: token) })
-            if oursTimes.count == 1 { oursFaults = Measure.pageFaults() - faults }
+            oursFaults.append(Measure.pageFaults() - faults)
         }
         func fetchPeer() async throws {
             let faults = Measure.pageFaults()
             peerTimes.append(try await Measure.seconds { peerChanged = try await peer.changes(since: sequence) })
-            if peerTimes.count == 1 { peerFaults = Measure.pageFaults() - faults }
+            peerFaults.append(Measure.pageFaults() - faults)
         }
         for round in 0..<5 {
             if round % 2 == 0 {
@@ -189,8 +189,10 @@ enum Bench {
         results["W4"] = .cost(
             ours: Measure.median(oursTimes) * 1000, peer: Measure.median(peerTimes) * 1000, unit: "ms",
             note: String(
-                format: "%d vs %d changes into Notes, median of 5 alternated fetches; the first fetch: %.1f vs %.1f ms, %d vs %d page faults; ours as %d Records: %.1f ms",
-                oursChanged, peerChanged, oursTimes[0] * 1000, peerTimes[0] * 1000, oursFaults, peerFaults, recordsChanged, w4Records * 1000))
+                format: "%d vs %d changes into Notes, median of 5 alternated fetches; the first fetch: %.1f vs %.1f ms; page faults per fetch: %@ vs %@; ours as %d Records: %.1f ms",
+                oursChanged, peerChanged, oursTimes[0] * 1000, peerTimes[0] * 1000,
+                oursFaults.map(String.init).joined(separator: "/"), peerFaults.map(String.init).joined(separator: "/"),
+                recordsChanged, w4Records * 1000))
         log("W4 done")
         if stopping(after: "W4") { return }
 
