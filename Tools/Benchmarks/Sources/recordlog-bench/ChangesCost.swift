@@ -3,9 +3,10 @@ import RecordStore
 
 /// `--changes-cost DIR`: W4's fetch alone, repeated, for profiling: on a store that
 /// `--replay-cost DIR` made, the changes since a token taken before the last `last` records,
-/// into Notes as W4 fetches them, then as `Record` pages.
+/// into Notes as W4 fetches them, then as `Record` pages (unless `recordsToo` is false, for a
+/// profile of W4's path alone).
 enum ChangesCost {
-    static func run(directory: String, last: Int, rounds: Int) async throws -> String {
+    static func run(directory: String, last: Int, rounds: Int, recordsToo: Bool) async throws -> String {
         let ours = try await Ours.open(path: directory, viewsToo: false)
         defer { try? ours.close() }
         let everything = try await ours.database.fetchZoneChanges(in: Ours.zone, since: nil, desiredKeys: [])
@@ -18,7 +19,7 @@ enum ChangesCost {
             let faults = Measure.pageFaults()
             let seconds = try await Measure.seconds { count = try await ours.changes(since: skipped.changeToken) }
             let notesFaults = Measure.pageFaults() - faults
-            let recordSeconds = try await Measure.seconds { records = try await ours.changedRecords(since: skipped.changeToken) }
+            let recordSeconds = recordsToo ? try await Measure.seconds { records = try await ours.changedRecords(since: skipped.changeToken) } : 0
             lines.append(String(
                 format: "round %d: %d changes into Notes in %.2f ms (%.2f µs each, %d page faults); %d as Records in %.2f ms",
                 round, count, seconds * 1000, seconds * 1e6 / Double(max(count, 1)), notesFaults, records, recordSeconds * 1000))
