@@ -41,4 +41,22 @@ import TestSupport
             #expect(isValid(bytes) == decodesUnchanged(bytes), "\(bytes)")
         }
     }
+
+    @Test("one non-ASCII or invalid byte at any position of ASCII text of any length up to 40 is judged as String(decoding:) judges it")
+    func oddByteAtEveryPosition() {
+        // The check reads ASCII 32, 8, 4 or 1 bytes at a time, and a short tail with loads that
+        // overlap bytes checked before: every length and every position meets each of those.
+        let odd: [[UInt8]] = [[0x80], [0xFF], [0xC3, 0xA9], [0xE2, 0x9C, 0x93], [0xF0, 0x9F, 0x98, 0x80], [0xE2, 0x9C], [0xED, 0xA0, 0x80]]
+        for length in 0...40 {
+            let ascii = (0..<length).map { UInt8(ascii: "a") + UInt8($0 % 26) }
+            #expect(isValid(ascii), "\(length) ASCII bytes")
+            for position in 0...length {
+                for sequence in odd {
+                    var bytes = ascii
+                    bytes.insert(contentsOf: sequence, at: position)
+                    #expect(isValid(bytes) == decodesUnchanged(bytes), "\(bytes)")
+                }
+            }
+        }
+    }
 }

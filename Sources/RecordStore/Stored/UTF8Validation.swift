@@ -1,36 +1,62 @@
 extension UnsafeBufferPointer<UInt8> {
     /// Whether the bytes are well-formed UTF-8 (Unicode's table 3-7: no overlong forms, no
     /// surrogates, nothing above U+10FFFF) — exactly the bytes `String(decoding:as:)` keeps as
-    /// they are. Allocates nothing; ASCII runs are checked 32, then 8 bytes at a time.
+    /// they are. Allocates nothing; ASCII runs are checked 32, then 8 bytes at a time, and an
+    /// ASCII tail of fewer than 8 bytes with one or two loads (a record's short strings — change
+    /// tags, titles, the ends of texts — were mostly checked byte by byte before).
     var isValidUTF8: Bool {
         guard let base = baseAddress else { return true }
         let raw = UnsafeRawPointer(base)
+        let count = self.count
         var index = 0
-        let ascii: UInt64 = 0x8080_8080_8080_8080
         while index < count {
-            if index + 32 <= count {
+            let remaining = count &- index
+            if remaining >= 32 {
                 let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                    | raw.loadUnaligned(fromByteOffset: index + 8, as: UInt64.self)
-                    | raw.loadUnaligned(fromByteOffset: index + 16, as: UInt64.self)
-                    | raw.loadUnaligned(fromByteOffset: index + 24, as: UInt64.self)
-                if word & ascii == 0 {
-                    index += 32
+                    | raw.loadUnaligned(fromByteOffset: index &+ 8, as: UInt64.self)
+                    | raw.loadUnaligned(fromByteOffset: index &+ 16, as: UInt64.self)
+                    | raw.loadUnaligned(fromByteOffset: index &+ 24, as: UInt64.self)
+                if word & Self.asciiMask == 0 {
+                    index &+= 32
                     continue
                 }
             }
-            if index + 8 <= count, raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) & ascii == 0 {
-                index += 8
-                continue
+            if remaining >= 8 {
+                if raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) & Self.asciiMask == 0 {
+                    index &+= 8
+                    continue
+                }
+            } else if Self.isASCIITail(raw, from: index, count: count) {
+                return true
             }
             let lead = base[index]
             if lead < 0x80 {
-                index += 1
+                index &+= 1
                 continue
             }
             guard let length = Self.sequenceLength(at: index, lead: lead, in: self) else { return false }
-            index += length
+            index &+= length
         }
         return true
+    }
+
+    /// The high bit of each of 8 bytes.
+    private static var asciiMask: UInt64 { 0x8080_8080_8080_8080 }
+
+    /// Whether the bytes from `index` to `count` (fewer than 8) are all ASCII, read with at most
+    /// two loads that stay inside the buffer. A load may start before `index`, over bytes already
+    /// checked: if those are not ASCII, this says false and the caller checks byte by byte.
+    @inline(__always)
+    private static func isASCIITail(_ raw: UnsafeRawPointer, from index: Int, count: Int) -> Bool {
+        if count >= 8 { return raw.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self) & asciiMask == 0 }
+        if count &- index >= 4 {
+            let words = raw.loadUnaligned(fromByteOffset: index, as: UInt32.self)
+                | raw.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
+            return words & 0x8080_8080 == 0
+        }
+        var union: UInt8 = 0
+        for offset in index..<count { union |= raw.load(fromByteOffset: offset, as: UInt8.self) }
+        return union < 0x80
     }
 
     /// The length of the multi-byte sequence starting with `lead` at `index`, or nil when it is
