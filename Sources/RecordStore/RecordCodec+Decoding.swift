@@ -11,8 +11,17 @@ extension RecordCodec {
     public static func decode(
         _ bytes: UnsafeRawBufferPointer, recordID: RecordID
     ) throws(RecordDecodingError) -> Record {
+        try decode(bytes, recordID: recordID, zoneChecked: false)
+    }
+
+    /// Decodes as ``decode(_:recordID:)-(UnsafeRawBufferPointer,_)``; with `zoneChecked`, the
+    /// caller vouches for `recordID`'s zone (one of the database's zones) and only its record
+    /// name is checked.
+    static func decode(
+        _ bytes: UnsafeRawBufferPointer, recordID: RecordID, zoneChecked: Bool
+    ) throws(RecordDecodingError) -> Record {
         var reader = ByteReader(bytes)
-        let header = try RecordValueHeader(reading: &reader, recordID: recordID)
+        let header = try RecordValueHeader(reading: &reader, recordID: recordID, zoneChecked: zoneChecked)
         let fields = try FieldPayloadReader<PayloadModes.Decode>(zoneID: recordID.zoneID).readFields(from: &reader)
         guard reader.remaining == 0 else { throw reader.error(.trailingBytes(reader.remaining)) }
         return Record(

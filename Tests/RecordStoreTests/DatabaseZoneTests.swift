@@ -1,9 +1,29 @@
 import Foundation
+import RecordLog
 @testable import RecordStore
 import Testing
 
 /// Zones: the default zone, create, delete, list, fetch.
 @Suite struct DatabaseZoneTests {
+    @Test("a store whose system log creates a zone with an invalid name does not open")
+    func invalidZoneInSystemLog() async throws {
+        try await withStoreDirectory { path in
+            let database = try await Database(directory: path, durability: .noSyncUnsafe)
+            let zone = try await database.createZone(ZoneID(zoneName: "Notes"))
+            _ = try await database.save(makeRecord("n1", zone: zone))
+            try database.close()
+            // What a damaged or forged store could hold: the records of a zone whose name the
+            // database would never have created. They are read without checking the zone again.
+            let log = try Log(directory: path, options: LogOptions(durability: .noSyncUnsafe))
+            var batch = RecordBatchBuilder()
+            batch.append(key: "_private", value: [], headers: StoredEvent.headers(.createZone))
+            _ = try await log.append(batch, to: StoredEvent.systemPartition)
+            try log.close()
+            let error = await expectError(.internalError) { _ = try await Database(directory: path, durability: .noSyncUnsafe) }
+            #expect(error?.message.contains("_private") == true)
+        }
+    }
+
     @Test("a new store has exactly the default zone, which cannot be deleted")
     func defaultZone() async throws {
         try await withTemporaryDatabase { database in

@@ -49,7 +49,7 @@ extension Database {
             let id = RecordID(recordName: entry.name, zoneID: zone.zoneID)
             switch entry.change {
             case .save(let slot):
-                try scan.values.withBytes(slot) { try recordChanged(try StoredRecord($0, recordID: id)) }
+                try scan.values.withBytes(slot) { try recordChanged(try StoredRecord($0, recordID: id, zoneChecked: true)) }
             case .delete(let recordType):
                 try recordDeleted(.init(recordID: id, recordType: recordType))
             case .none:

@@ -24,7 +24,7 @@ struct ZoneChangePage {
             let id = RecordID(recordName: entry.name, zoneID: zone.zoneID)
             switch entry.change {
             case .save(let slot):
-                let record = try scan.values.withBytes(slot) { try RecordCodec.decode($0, recordID: id) }
+                let record = try scan.values.withBytes(slot) { try RecordCodec.decode($0, recordID: id, zoneChecked: true) }
                 // Not `desiredKeys.map(record.keeping)`: forming that closure copies the record
                 // into a context allocated per change, even when there are no desired keys.
                 if let desiredKeys { page.changed.append(record.keeping(desiredKeys)) } else { page.changed.append(record) }

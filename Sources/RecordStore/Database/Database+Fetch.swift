@@ -33,7 +33,7 @@ extension Database {
         var found: Record?
         try zone.partition.forEachRecordInPlace(from: entry.offset, to: entry.offset + 1) { event in
             if let value = event.value {
-                found = try RecordCodec.decode(value, recordID: RecordID(recordName: name, zoneID: zone.zoneID))
+                found = try RecordCodec.decode(value, recordID: RecordID(recordName: name, zoneID: zone.zoneID), zoneChecked: true)
             }
             return false
         }

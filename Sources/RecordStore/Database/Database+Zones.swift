@@ -73,13 +73,24 @@ extension Database {
 
     /// Replays the system log for the live zones, reconciles the partitions with it, and replays
     /// every zone's partition.
+    ///
+    /// - Throws: `internalError` when the system log creates a zone whose name breaks the rules:
+    ///   the zones are checked here, once, and their records are then read without checking the
+    ///   zone again.
     func loadZones() async throws -> OpenReport {
         var report = OpenReport()
         var live: [String: Int64] = [:]
         try system.forEachRecord(from: 0) { event in
             guard let name = event.keyString else { return true }
             switch StoredEvent.kind(of: event) {
-            case .createZone?: live[name] = event.offset
+            case .createZone?:
+                do throws(RecordStoreError) {
+                    try ZoneID(zoneName: name).validate()
+                } catch {
+                    throw RecordStoreError(
+                        .internalError, "The store's system log creates a zone at offset \(event.offset) whose name is invalid: \(error.message)")
+                }
+                live[name] = event.offset
             case .deleteZone?: live[name] = nil
             default: break
             }

@@ -40,7 +40,7 @@ struct ZoneState: Sendable {
         switch StoredEvent.kind(of: event) {
         case .save?:
             guard let value = event.value else { return }
-            applySave(try RecordCodec.decode(value, recordID: RecordID(recordName: name, zoneID: zoneID)), offset: event.offset)
+            applySave(try RecordCodec.decode(value, recordID: RecordID(recordName: name, zoneID: zoneID), zoneChecked: true), offset: event.offset)
         case .delete?:
             applyDelete(name: name)
         default:

@@ -12,19 +12,20 @@ struct RecordValueHeader {
 
     /// Checks the size and `recordID`, then reads the header, leaving `reader` at the field count.
     /// With `checked` false, reads bytes that were checked before (by this initializer) and
-    /// skips the checks that only reject.
+    /// skips the checks that only reject. With `zoneChecked`, the caller vouches for the ID's
+    /// zone (the database's own zone, which was checked when it was created): only the record
+    /// name, read from the log, is checked. Checking the zone again was ≈3% of reading a
+    /// change in place.
     ///
     /// - Throws: ``RecordDecodingError`` at the first problem, as ``RecordCodec/decode(_:recordID:)-(UnsafeRawBufferPointer,_)``.
-    init(reading reader: inout ByteReader, recordID: RecordID, checked: Bool = true) throws(RecordDecodingError) {
+    init(
+        reading reader: inout ByteReader, recordID: RecordID, checked: Bool = true, zoneChecked: Bool = false
+    ) throws(RecordDecodingError) {
         if checked {
             guard reader.remaining <= RecordLimits.maximumEncodedRecordSize else {
                 throw RecordDecodingError(.tooLarge(reader.remaining), at: 0)
             }
-            do {
-                try recordID.validate()
-            } catch {
-                throw RecordDecodingError(.invalidRecordID, at: 0)
-            }
+            guard Self.isValid(recordID, zoneChecked: zoneChecked) else { throw RecordDecodingError(.invalidRecordID, at: 0) }
         }
         let version = try reader.readByte()
         guard version == RecordCodec.version else { throw RecordDecodingError(.unsupportedVersion(version), at: 0) }
@@ -41,6 +42,19 @@ struct RecordValueHeader {
             changeTag = bytes
         } else {
             changeTag = nil
+        }
+    }
+
+    /// Whether `recordID` follows CloudKit's rules, as ``RecordID/validate()`` checks them; only
+    /// its record name when `zoneChecked`.
+    private static func isValid(_ recordID: RecordID, zoneChecked: Bool) -> Bool {
+        guard recordID.recordName.withUTF8Bytes(NameProblem.ofRecordName) == nil else { return false }
+        guard !zoneChecked else { return true }
+        do {
+            try recordID.zoneID.validate()
+            return true
+        } catch {
+            return false
         }
     }
 }

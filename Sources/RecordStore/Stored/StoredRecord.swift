@@ -28,8 +28,14 @@ public struct StoredRecord {
     ///
     /// - Throws: ``RecordDecodingError`` exactly when ``RecordCodec/decode(_:recordID:)-(UnsafeRawBufferPointer,_)`` would.
     public init(_ bytes: UnsafeRawBufferPointer, recordID: RecordID) throws(RecordDecodingError) {
+        try self.init(bytes, recordID: recordID, zoneChecked: false)
+    }
+
+    /// Checks `bytes` as ``init(_:recordID:)`` does; with `zoneChecked`, the caller vouches for
+    /// `recordID`'s zone (one of the database's zones) and only its record name is checked.
+    init(_ bytes: UnsafeRawBufferPointer, recordID: RecordID, zoneChecked: Bool) throws(RecordDecodingError) {
         var reader = ByteReader(bytes)
-        header = try RecordValueHeader(reading: &reader, recordID: recordID)
+        header = try RecordValueHeader(reading: &reader, recordID: recordID, zoneChecked: zoneChecked)
         let fieldsStart = reader.offset
         _ = try FieldPayloadReader<PayloadModes.Validate>(zoneID: recordID.zoneID).readFields(from: &reader)
         guard reader.remaining == 0 else { throw reader.error(.trailingBytes(reader.remaining)) }

@@ -129,7 +129,7 @@ extension Database {
         }
         guard records >= minimumRecords else {
             try walk(zones, from: starts, saved: { id, value in
-                saved(try StoredRecord(value, recordID: id))
+                saved(try StoredRecord(value, recordID: id, zoneChecked: true))
                 return true
             }, other: { other($0); return true })
             return
@@ -144,7 +144,7 @@ extension Database {
             }
             var chunk: ReplayChunk? = first
             try walk(zones, from: starts, saved: { id, value in
-                _ = try StoredRecord(value, recordID: id)
+                _ = try StoredRecord(value, recordID: id, zoneChecked: true)
                 chunk?.appendSave(id, value: value)
                 return handOverIfFull(&chunk)
             }, other: { event in
