@@ -157,7 +157,7 @@ enum Bench {
         next += lastPercent
         // Each side fetches the same changes five times, taking turns at going first: one fetch
         // of ~15 ms is at the mercy of this VM's speed, which swings by 2× within the hour. W4 is
-        // each side's median; the first fetch of each, right after the writes, is in the note,
+        // each side's median; every fetch is in the note, the first right after the writes, each
         // with its page faults (a first touch of fresh memory costs ~3 µs a page on this VM, and
         // whether the heap has room left by earlier workloads varies from run to run).
         var oursChanged = 0, peerChanged = 0
@@ -189,9 +189,8 @@ enum Bench {
         results["W4"] = .cost(
             ours: Measure.median(oursTimes) * 1000, peer: Measure.median(peerTimes) * 1000, unit: "ms",
             note: String(
-                format: "%d vs %d changes into Notes, median of 5 alternated fetches; the first fetch: %.1f vs %.1f ms; page faults per fetch: %@ vs %@; ours as %d Records: %.1f ms",
-                oursChanged, peerChanged, oursTimes[0] * 1000, peerTimes[0] * 1000,
-                oursFaults.map(String.init).joined(separator: "/"), peerFaults.map(String.init).joined(separator: "/"),
+                format: "%d vs %d changes into Notes, median of 5 alternated fetches; each fetch in ms (page faults): %@ vs %@; ours as %d Records: %.1f ms",
+                oursChanged, peerChanged, Self.fetchList(oursTimes, oursFaults), Self.fetchList(peerTimes, peerFaults),
                 recordsChanged, w4Records * 1000))
         log("W4 done")
         if stopping(after: "W4") { return }
@@ -314,5 +313,12 @@ enum Bench {
             try encoder.encode(report).write(to: URL(fileURLWithPath: jsonPath))
         }
 
+    }
+}
+
+extension Bench {
+    /// "10.5 (15) / 7.6 (0) / …": each fetch's milliseconds and page faults, in order.
+    static func fetchList(_ seconds: [Double], _ faults: [Int]) -> String {
+        zip(seconds, faults).map { String(format: "%.1f (%d)", $0 * 1000, $1) }.joined(separator: " / ")
     }
 }
