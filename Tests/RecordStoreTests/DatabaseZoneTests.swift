@@ -24,6 +24,23 @@ import Testing
         }
     }
 
+    @Test("changes fetched again and again, then from the zone deleted and created again, are the new zone's")
+    func changesOfRecreatedZone() async throws {
+        try await withTemporaryDatabase { database in
+            let zone = try await database.createZone(ZoneID(zoneName: "Notes"))
+            _ = try await database.modifyRecords(saving: (0..<50).map { makeRecord("old-\($0)", zone: zone, ["n": .int64(Int64($0))]) }, deleting: [])
+            // Read three times: the log keeps the batches read again (`LogOptions.batchCacheBytes`).
+            for _ in 1...3 { #expect(try await database.fetchZoneChanges(in: zone, since: nil).changedRecords.count == 50) }
+            try await database.deleteZone(zone)
+            _ = try await database.createZone(zone)
+            _ = try await database.modifyRecords(saving: (0..<50).map { makeRecord("new-\($0)", zone: zone) }, deleting: [])
+            for _ in 1...3 {
+                let names = try await database.fetchZoneChanges(in: zone, since: nil).changedRecords.map(\.recordID.recordName)
+                #expect(names == (0..<50).map { "new-\($0)" })
+            }
+        }
+    }
+
     @Test("a new store has exactly the default zone, which cannot be deleted")
     func defaultZone() async throws {
         try await withTemporaryDatabase { database in

@@ -61,14 +61,24 @@ public struct RecordBatch: Sendable {
         maxDecompressedBytes: Int = LogOptions.defaultMaxDecompressedBytes, buffer: inout [UInt8],
         _ body: (BorrowedLogRecord) throws -> Void
     ) throws {
+        try withRecordsSection(maxDecompressedBytes: maxDecompressedBytes, buffer: &buffer) {
+            try RecordDecoder.walk($0, header: header, body)
+        }
+    }
+
+    /// Calls `body` with the records section, decompressed into `buffer` (or in place when the
+    /// batch is not compressed); pass the same buffer for every batch of a scan.
+    func withRecordsSection<Result>(
+        maxDecompressedBytes: Int, buffer: inout [UInt8], _ body: (UnsafeRawBufferPointer) throws -> Result
+    ) throws -> Result {
         switch header.compression {
         case .none?:
-            try storedRecords.withUnsafeBytes { try RecordDecoder.walk($0, header: header, body) }
+            return try storedRecords.withUnsafeBytes(body)
         case .lz4?:
             let count = try storedRecords.withUnsafeBytes {
                 try LZ4Frame.decompress($0, reusing: &buffer, sizeHint: decompressedSizeHint, limit: maxDecompressedBytes)
             }
-            try buffer.withUnsafeBytes { try RecordDecoder.walk(UnsafeRawBufferPointer(rebasing: $0[..<count]), header: header, body) }
+            return try buffer.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
         default:
             throw unsupportedCompression
         }

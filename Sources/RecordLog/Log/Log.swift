@@ -23,6 +23,8 @@ public final class Log: Sendable {
     let logger: Logger
     private let lock: StoreLock?
     let committer = GroupCommitter()
+    /// Decompressed batches that reads ask to keep, for all the partitions.
+    let batchCache: BatchCache
     private let partitions: Mutex<[String: Partition]>
     private let checkpointLock = Mutex(())
     private let closed = Mutex(false)
@@ -35,6 +37,7 @@ public final class Log: Sendable {
         self.directory = directory
         self.options = options
         self.logger = logger
+        batchCache = BatchCache(capacity: options.batchCacheBytes)
         if options.readOnly {
             lock = nil
             try StoreLayout.prepare(directory, create: false)
@@ -66,7 +69,8 @@ public final class Log: Sendable {
             }
             loaded[partition.zone] = Partition(
                 zone: partition.zone, directory: path, segments: partition.segments,
-                recoveryPoint: partition.recoveryPoint, options: options, committer: committer, storeLock: lock, logger: logger)
+                recoveryPoint: partition.recoveryPoint, options: options, committer: committer, batchCache: batchCache,
+                storeLock: lock, logger: logger)
         }
         partitions = Mutex(loaded)
         recoveryReport = report
@@ -102,7 +106,7 @@ public final class Log: Sendable {
             let loaded = try PartitionLoader(directory: path, options: options, logger: logger).load(recoveryPoint: 0, report: &report)
             let partition = Partition(
                 zone: zone, directory: path, segments: loaded.segments, recoveryPoint: 0, options: options,
-                committer: committer, storeLock: lock, logger: logger)
+                committer: committer, batchCache: batchCache, storeLock: lock, logger: logger)
             installRollHandler(partition)
             partitions[zone] = partition
             return partition

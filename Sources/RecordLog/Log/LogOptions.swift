@@ -28,6 +28,10 @@ public struct LogOptions: Sendable {
     /// makes small durable commits ≈1.4× faster here; the zeros are cut when the segment is sealed
     /// or the log closed, and after a crash recovery trims them (they are not a torn write).
     public var preallocationBytes = 1 << 20
+    /// The most bytes of decompressed batches the log keeps for reads that ask for it and come
+    /// again (change fetches read the log's tail, often more than once); 0 keeps none. See
+    /// `Partition.forEachRecordInPlace(from:to:cached:_:)`.
+    public var batchCacheBytes = 32 << 20
     /// The codec of written batches (reading accepts both).
     public var compression: CompressionCodec = .lz4
     /// A segment rolls before its offsets would span more than this: relative offsets in the

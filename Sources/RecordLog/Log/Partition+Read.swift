@@ -103,17 +103,75 @@ extension Partition {
     /// in offset order; `body` returns false to stop early. Nothing is allocated per record, and
     /// one decompression buffer serves every batch: a borrowed record is valid only during its
     /// call (see ``BorrowedLogRecord``). Checks exactly what ``forEachRecord(from:to:_:)`` checks.
+    ///
+    /// With `cached`, for reads that are likely to come again (a change fetch reads the log's
+    /// tail): batches the log's cache holds (``LogOptions/batchCacheBytes``) are read from it,
+    /// with no `pread`, CRC or decompression, and a batch missed a second time is kept there,
+    /// decompressed into memory of its own. The records are the same either way.
     public func forEachRecordInPlace(
-        from: Int64, to: Int64? = nil, _ body: (BorrowedLogRecord) throws -> Bool
+        from: Int64, to: Int64? = nil, cached: Bool = false, _ body: (BorrowedLogRecord) throws -> Bool
     ) throws {
-        var buffer: [UInt8] = []
-        try forEachBatch(from: from, to: to) { batch, wanted in
+        guard cached, batchCache.capacity > 0 else {
+            var buffer: [UInt8] = []
+            try forEachBatch(from: from, to: to) { batch, wanted in
+                var keepGoing = true
+                try batch.forEachRecordInPlace(maxDecompressedBytes: options.maxDecompressedBytes, buffer: &buffer) { record in
+                    guard keepGoing, wanted.contains(record.offset) else { return }
+                    keepGoing = try body(record)
+                }
+                return keepGoing
+            }
+            return
+        }
+        try forEachCachedBatch(from: from, to: to) { header, records, wanted in
             var keepGoing = true
-            try batch.forEachRecordInPlace(maxDecompressedBytes: options.maxDecompressedBytes, buffer: &buffer) { record in
+            try RecordDecoder.walk(records, header: header) { record in
                 guard keepGoing, wanted.contains(record.offset) else { return }
                 keepGoing = try body(record)
             }
             return keepGoing
+        }
+    }
+
+    /// ``forEachBatch(from:to:_:)`` through the log's cache: calls `body` with each batch's
+    /// header and decompressed records, from the cache when it holds them, else read (and kept
+    /// when the cache admits them, up to half the cache per call: a long scan read twice neither
+    /// copies every batch nor evicts everything else).
+    private func forEachCachedBatch(
+        from: Int64, to: Int64?, _ body: (RecordBatchHeader, UnsafeRawBufferPointer, Range<Int64>) throws -> Bool
+    ) throws {
+        let (start, last) = state.withLock { ($0.segments.first?.baseOffset ?? 0, $0.segments.last?.nextOffset ?? 0) }
+        guard from >= start, from <= last else { throw LogError.offsetOutOfRange(offset: from, start: start, end: last) }
+        var next = from
+        let end = min(to ?? last, last)
+        var buffer: [UInt8] = []
+        var keptBytes = 0
+        while next < end {
+            if let hit = batchCache.batch(BatchCache.Key(partition: cacheNumber, baseOffset: next)) {
+                guard try hit.records.withUnsafeBytes({ try body(hit.header, $0, next..<end) }) else { return }
+                next = hit.header.lastOffset + 1
+                continue
+            }
+            let batches = try batches(from: next, maxBytes: 4 << 20)
+            guard !batches.isEmpty else { return }
+            for batch in batches {
+                let key = BatchCache.Key(partition: cacheNumber, baseOffset: batch.header.baseOffset)
+                let wanted = next..<end
+                if keptBytes < batchCache.capacity / 2, batchCache.admits(key, records: batch.storedRecords.count) {
+                    let kept = BatchCache.Batch(
+                        header: batch.header, records: try batch.decodedRecordsSection(maxDecompressedBytes: options.maxDecompressedBytes))
+                    batchCache.insert(kept, at: key)
+                    keptBytes += kept.records.count
+                    guard try kept.records.withUnsafeBytes({ try body(batch.header, $0, wanted) }) else { return }
+                } else {
+                    let more = try batch.withRecordsSection(maxDecompressedBytes: options.maxDecompressedBytes, buffer: &buffer) {
+                        try body(batch.header, $0, wanted)
+                    }
+                    guard more else { return }
+                }
+                next = batch.header.lastOffset + 1
+                if next >= end { return }
+            }
         }
     }
 

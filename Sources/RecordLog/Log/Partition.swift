@@ -27,6 +27,9 @@ public final class Partition: Sendable {
     public let directory: String
     let options: LogOptions
     let committer: GroupCommitter
+    /// The log's cache of decompressed batches, and this partition's number in its keys.
+    let batchCache: BatchCache
+    let cacheNumber = BatchCache.partitionNumber()
     let logger: Logger
     let state: Mutex<State>
     /// Keeps the store's write lock held while this partition can still be written.
@@ -34,8 +37,9 @@ public final class Partition: Sendable {
 
     init(
         zone: String, directory: String, segments: [SegmentState], recoveryPoint: Int64, options: LogOptions,
-        committer: GroupCommitter, storeLock: StoreLock?, logger: Logger
+        committer: GroupCommitter, batchCache: BatchCache, storeLock: StoreLock?, logger: Logger
     ) {
+        self.batchCache = batchCache
         self.storeLock = storeLock
         self.zone = zone
         self.directory = directory

@@ -51,7 +51,8 @@ struct ZoneChangeScan {
         var values = PageValues()
         var next = end
         var reordered = false
-        try zone.partition.forEachRecordInPlace(from: from, to: end) { event in
+        // Cached: apps fetch the same tail of the log again (devices, subscriptions, retries).
+        try zone.partition.forEachRecordInPlace(from: from, to: end, cached: true) { event in
             guard let key = event.key else { return true }
             let bytes = key.assumingMemoryBound(to: UInt8.self)
             let hash = SlotTable.hash(key)

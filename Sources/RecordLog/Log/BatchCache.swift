@@ -1,0 +1,119 @@
+import Synchronization
+
+/// Decompressed record batches kept for reads that come again, shared by all of a log's
+/// partitions: RocksDB's block cache, for the log's LZ4 batches.
+///
+/// A change fetch reads the log's tail, and apps fetch the same tail again (several devices,
+/// several subscriptions, a retry). Reading a batch again from the file costs its `pread`, its
+/// CRC-32C and its decompression: most of that is LZ4, ≈12% of a 10,000-change fetch. SQLite
+/// keeps the pages it read; this keeps the batches.
+///
+/// - **Admission**: a batch is kept the second time a read misses it within the last
+///   ``admissionWindow`` misses, so that a scan of the whole log (an initial sync, a replay)
+///   neither pays for a copy per batch nor evicts the tail that is read again.
+/// - **Eviction**: first in, first out, within ``capacity`` bytes (each batch counted with
+///   ``overheadBytes`` more for its bookkeeping).
+/// - **Keys**: a partition's cache number, given once per `Partition` object, and the batch's
+///   base offset. Batches never change once readable; a zone deleted and created again is a new
+///   partition with a new number, so its offsets cannot meet the old zone's batches.
+final class BatchCache: Sendable {
+    struct Key: Hashable {
+        let partition: UInt64
+        let baseOffset: Int64
+    }
+
+    /// A batch's header and its records section, decompressed.
+    final class Batch: Sendable {
+        let header: RecordBatchHeader
+        let records: [UInt8]
+
+        init(header: RecordBatchHeader, records: [UInt8]) {
+            self.header = header
+            self.records = records
+        }
+    }
+
+    /// Bytes counted per batch beyond its records: its entries in the tables.
+    static let overheadBytes = 256
+    /// How many recent misses are remembered for admission.
+    static let admissionWindow = 1 << 14
+
+    private struct State {
+        var batches: [Key: Batch] = [:]
+        /// Kept keys, oldest first from `head`.
+        var order: [Key] = []
+        var head = 0
+        var bytes = 0
+        /// Keys missed recently, oldest first from `missHead`.
+        var missed: Set<Key> = []
+        var misses: [Key] = []
+        var missHead = 0
+    }
+
+    /// The most bytes kept.
+    let capacity: Int
+    private let state = Mutex(State())
+    private static let partitionNumbers = Atomic<UInt64>(0)
+
+    init(capacity: Int) {
+        self.capacity = max(0, capacity)
+    }
+
+    /// A number no other partition of this process has.
+    static func partitionNumber() -> UInt64 {
+        partitionNumbers.add(1, ordering: .relaxed).newValue
+    }
+
+    /// How many bytes the cache holds, bookkeeping included.
+    var byteCount: Int { state.withLock { $0.bytes } }
+
+    /// The kept batch at `key`, if any.
+    func batch(_ key: Key) -> Batch? {
+        guard capacity > 0 else { return nil }
+        return state.withLock { $0.batches[key] }
+    }
+
+    /// Records a read that missed `key`; returns whether to keep the batch it reads (a second
+    /// miss within the window, and small enough to fit).
+    func admits(_ key: Key, records: Int) -> Bool {
+        guard capacity > 0, records + Self.overheadBytes <= capacity else { return false }
+        return state.withLock { state in
+            if state.missed.remove(key) != nil { return true }
+            state.missed.insert(key)
+            state.misses.append(key)
+            if state.misses.count - state.missHead > Self.admissionWindow {
+                state.missed.remove(state.misses[state.missHead])
+                state.missHead += 1
+            }
+            Self.compact(&state.misses, head: &state.missHead)
+            return false
+        }
+    }
+
+    /// Keeps `batch` at `key`, evicting the oldest batches to stay within ``capacity``.
+    func insert(_ batch: Batch, at key: Key) {
+        let size = batch.records.count + Self.overheadBytes
+        guard capacity > 0, size <= capacity else { return }
+        state.withLock { state in
+            guard state.batches[key] == nil else { return }
+            while state.bytes + size > capacity, state.head < state.order.count {
+                let oldest = state.order[state.head]
+                state.head += 1
+                if let evicted = state.batches.removeValue(forKey: oldest) {
+                    state.bytes -= evicted.records.count + Self.overheadBytes
+                }
+            }
+            Self.compact(&state.order, head: &state.head)
+            state.batches[key] = batch
+            state.order.append(key)
+            state.bytes += size
+        }
+    }
+
+    /// Drops the consumed front of a queue once it is half the array.
+    private static func compact(_ queue: inout [Key], head: inout Int) {
+        guard head > 64, head * 2 >= queue.count else { return }
+        queue.removeFirst(head)
+        head = 0
+    }
+}

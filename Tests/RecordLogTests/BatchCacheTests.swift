@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+@testable import RecordLog
+import TestSupport
+
+/// The log's cache of decompressed batches (`forEachRecordInPlace(cached: true)`) must never
+/// change what a read returns, must stay within its budget, and must keep what is read again.
+@Suite struct BatchCacheTests {
+    private func options(cacheBytes: Int) -> LogOptions {
+        var options = fastOptions(segmentBytes: 8192)
+        options.batchCacheBytes = cacheBytes
+        return options
+    }
+
+    /// Runs `body` with a log whose cache holds `cacheBytes` and its partition "Notes", holding
+    /// `count` sample events (`valueBytes` each) in batches of `batchSize`; closes the log after.
+    private func withPartition(
+        cacheBytes: Int, count: Int, valueBytes: Int = 90, batchSize: Int, _ body: (Log, Partition) async throws -> Void
+    ) async throws {
+        try await withStorePath { store in
+            let log = try Log(directory: store, options: options(cacheBytes: cacheBytes))
+            let partition = try log.createPartition(for: "Notes")
+            try await partition.append(Sample.events(0..<count, valueBytes: valueBytes), batchSize: batchSize)
+            try await body(log, partition)
+        }
+    }
+
+    private func read(_ partition: Partition, from: Int64, to: Int64? = nil, cached: Bool) throws -> [LogRecord] {
+        var seen: [LogRecord] = []
+        try partition.forEachRecordInPlace(from: from, to: to, cached: cached) { seen.append(LogRecord($0)); return true }
+        return seen
+    }
+
+    @Test("cached reads return the uncached records, over any range, read once, twice and again")
+    func sameRecords() async throws {
+        try await withPartition(cacheBytes: 1 << 20, count: 200, valueBytes: 90, batchSize: 17) { log, partition in
+            let ranges: [(Int64, Int64?)] = [(0, nil), (5, 6), (16, 35), (17, 34), (199, 200), (40, 40), (150, nil)]
+            for round in 1...3 {
+                for (from, to) in ranges {
+                    let expected = try partition.records(from: from, to: to)
+                    #expect(try read(partition, from: from, to: to, cached: true) == expected, "round \(round), \(from)..<\(to.map(String.init) ?? "end")")
+                }
+            }
+            #expect(log.batchCache.byteCount > 0, "batches read twice are kept")
+            // Stopping early works from the cache too.
+            var visited = 0
+            try partition.forEachRecordInPlace(from: 10, cached: true) { _ in visited += 1; return visited < 3 }
+            #expect(visited == 3)
+        }
+    }
+
+    @Test("a batch read once is not kept; read a second time it is, and the third read is served from memory")
+    func admission() async throws {
+        try await withPartition(cacheBytes: 1 << 20, count: 40, valueBytes: 90, batchSize: 10) { log, partition in
+            let expected = try partition.records(from: 0)
+            #expect(try read(partition, from: 0, cached: true) == expected)
+            #expect(log.batchCache.byteCount == 0)
+            #expect(try read(partition, from: 0, cached: false) == expected)
+            #expect(log.batchCache.byteCount == 0, "uncached reads neither count nor fill")
+            #expect(try read(partition, from: 0, cached: true) == expected)
+            let kept = log.batchCache.byteCount
+            #expect(kept > 0)
+            // Served from memory: the segment files can go and the read still returns the records.
+            for file in try FileManager.default.contentsOfDirectory(atPath: partition.directory) where file.hasSuffix(".log") {
+                try Data(count: 0).write(to: URL(fileURLWithPath: partition.directory + "/" + file))
+            }
+            #expect(try read(partition, from: 0, cached: true) == expected)
+            #expect(log.batchCache.byteCount == kept)
+        }
+    }
+
+    @Test("the cache stays within its budget, and a scan keeps at most half of it")
+    func budget() async throws {
+        let capacity = 64 << 10
+        try await withPartition(cacheBytes: capacity, count: 600, valueBytes: 400, batchSize: 20) { log, partition in
+            let expected = try partition.records(from: 0)
+            #expect(try read(partition, from: 0, cached: true) == expected)
+            #expect(try read(partition, from: 0, cached: true) == expected)
+            // A batch here decompresses to some 9 KB: one scan stops keeping once it kept half.
+            #expect(log.batchCache.byteCount > 0)
+            #expect(log.batchCache.byteCount <= capacity / 2 + 12 << 10, "one scan keeps about half the cache")
+            for _ in 1...3 {
+                #expect(try read(partition, from: 0, cached: true) == expected)
+                #expect(log.batchCache.byteCount <= capacity)
+            }
+            for from in stride(from: Int64(0), to: 600, by: 60) {
+                for _ in 1...2 { #expect(try read(partition, from: from, to: from + 60, cached: true) == Array(expected[Int(from)..<Int(from) + 60])) }
+                #expect(log.batchCache.byteCount <= capacity)
+            }
+        }
+    }
+
+    @Test("a zone deleted and created again does not read the old zone's kept batches")
+    func recreatedZone() async throws {
+        try await withPartition(cacheBytes: 1 << 20, count: 30, valueBytes: 90, batchSize: 10) { log, old in
+            for _ in 1...3 { _ = try read(old, from: 0, cached: true) }
+            #expect(log.batchCache.byteCount > 0)
+            try log.deletePartition(for: "Notes")
+            let new = try log.createPartition(for: "Notes")
+            let events = Sample.events(100..<130, valueBytes: 60)
+            try await new.append(events, batchSize: 10)
+            for _ in 1...3 {
+                #expect(try read(new, from: 0, cached: true).map(\.event) == events, "same offsets, other records")
+            }
+        }
+    }
+
+    @Test("with no cache, cached reads read the files")
+    func disabled() async throws {
+        try await withPartition(cacheBytes: 0, count: 30, valueBytes: 90, batchSize: 10) { log, partition in
+            let expected = try partition.records(from: 0)
+            for _ in 1...3 { #expect(try read(partition, from: 0, cached: true) == expected) }
+            #expect(log.batchCache.byteCount == 0)
+        }
+    }
+}
