@@ -56,7 +56,18 @@ struct ByteReader {
     }
 
     /// A zigzag-encoded 32-bit varint (Kafka's `varint`): at most 5 bytes, no bits beyond 32.
+    @inline(__always)
     mutating func readVarint() -> Int32? {
+        // Most of a record's varints (lengths, counts, small deltas) are one byte: read inline.
+        if position < bytes.count, case let byte = bytes[position], byte < 0x80 {
+            position += 1
+            return Zigzag.decode(UInt32(byte))
+        }
+        return readLongVarint()
+    }
+
+    /// ``readVarint()`` past its one-byte case.
+    private mutating func readLongVarint() -> Int32? {
         let start = position
         guard let raw = readUnsignedVarint(maxBytes: 5), raw <= UInt64(UInt32.max) else {
             position = start
