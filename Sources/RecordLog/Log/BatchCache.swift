@@ -11,8 +11,8 @@ import Synchronization
 /// - **Admission**: a batch is kept the second time a read misses it within the last
 ///   ``admissionWindow`` misses, so that a scan of the whole log (an initial sync, a replay)
 ///   neither pays for a copy per batch nor evicts the tail that is read again.
-/// - **Eviction**: first in, first out, within ``capacity`` bytes (each batch counted with
-///   ``overheadBytes`` more for its bookkeeping).
+/// - **Eviction**: first in, first out, within ``capacity`` bytes (each batch counted for its
+///   records' allocation and ``overheadBytes`` more for its bookkeeping).
 /// - **Keys**: a partition's cache number, given once per `Partition` object, and the batch's
 ///   base offset. Batches never change once readable; a zone deleted and created again is a new
 ///   partition with a new number, so its offsets cannot meet the old zone's batches.
@@ -26,10 +26,14 @@ final class BatchCache: Sendable {
     final class Batch: Sendable {
         let header: RecordBatchHeader
         let records: [UInt8]
+        /// The memory it is counted for: the records' allocation (decompression leaves room
+        /// after them) and the bookkeeping.
+        let size: Int
 
         init(header: RecordBatchHeader, records: [UInt8]) {
             self.header = header
             self.records = records
+            size = records.capacity + BatchCache.overheadBytes
         }
     }
 
@@ -92,16 +96,14 @@ final class BatchCache: Sendable {
 
     /// Keeps `batch` at `key`, evicting the oldest batches to stay within ``capacity``.
     func insert(_ batch: Batch, at key: Key) {
-        let size = batch.records.count + Self.overheadBytes
+        let size = batch.size
         guard capacity > 0, size <= capacity else { return }
         state.withLock { state in
             guard state.batches[key] == nil else { return }
             while state.bytes + size > capacity, state.head < state.order.count {
                 let oldest = state.order[state.head]
                 state.head += 1
-                if let evicted = state.batches.removeValue(forKey: oldest) {
-                    state.bytes -= evicted.records.count + Self.overheadBytes
-                }
+                if let evicted = state.batches.removeValue(forKey: oldest) { state.bytes -= evicted.size }
             }
             Self.compact(&state.order, head: &state.head)
             state.batches[key] = batch

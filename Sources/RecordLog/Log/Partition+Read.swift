@@ -158,10 +158,14 @@ extension Partition {
                 let key = BatchCache.Key(partition: cacheNumber, baseOffset: batch.header.baseOffset)
                 let wanted = next..<end
                 if keptBytes < batchCache.capacity / 2, batchCache.admits(key, records: batch.storedRecords.count) {
-                    let kept = BatchCache.Batch(
-                        header: batch.header, records: try batch.decodedRecordsSection(maxDecompressedBytes: options.maxDecompressedBytes))
+                    // Decompressed into the scan's buffer, then copied at its exact size: a
+                    // buffer of its own would hold the room left after the records, and touch
+                    // fresh pages for all of it.
+                    let kept = try batch.withRecordsSection(maxDecompressedBytes: options.maxDecompressedBytes, buffer: &buffer) {
+                        BatchCache.Batch(header: batch.header, records: Array($0))
+                    }
                     batchCache.insert(kept, at: key)
-                    keptBytes += kept.records.count
+                    keptBytes += kept.size
                     guard try kept.records.withUnsafeBytes({ try body(batch.header, $0, wanted) }) else { return }
                 } else {
                     let more = try batch.withRecordsSection(maxDecompressedBytes: options.maxDecompressedBytes, buffer: &buffer) {
