@@ -8,9 +8,10 @@ import Synchronization
 /// CRC-32C and its decompression: most of that is LZ4, ≈12% of a 10,000-change fetch. SQLite
 /// keeps the pages it read; this keeps the batches.
 ///
-/// - **Admission**: a batch is kept the second time a read misses it within the last
-///   ``admissionWindow`` misses, so that a scan of the whole log (an initial sync, a replay)
-///   neither pays for a copy per batch nor evicts the tail that is read again.
+/// - **Admission**: a read that asks for the cache keeps the batches it misses, up to half the
+///   cache per read (`Partition.forEachRecordInPlace(from:to:cached:_:)`): a long scan (an
+///   initial sync) copies a bounded amount and evicts at most half of what was kept. Replays
+///   do not ask.
 /// - **Eviction**: first in, first out, within ``capacity`` bytes (each batch counted for its
 ///   records' allocation and ``overheadBytes`` more for its bookkeeping).
 /// - **Keys**: a partition's cache number, given once per `Partition` object, and the batch's
@@ -39,8 +40,6 @@ final class BatchCache: Sendable {
 
     /// Bytes counted per batch beyond its records: its entries in the tables.
     static let overheadBytes = 256
-    /// How many recent misses are remembered for admission.
-    static let admissionWindow = 1 << 14
 
     private struct State {
         var batches: [Key: Batch] = [:]
@@ -48,10 +47,6 @@ final class BatchCache: Sendable {
         var order: [Key] = []
         var head = 0
         var bytes = 0
-        /// Keys missed recently, oldest first from `missHead`.
-        var missed: Set<Key> = []
-        var misses: [Key] = []
-        var missHead = 0
     }
 
     /// The most bytes kept.
@@ -75,23 +70,6 @@ final class BatchCache: Sendable {
     func batch(_ key: Key) -> Batch? {
         guard capacity > 0 else { return nil }
         return state.withLock { $0.batches[key] }
-    }
-
-    /// Records a read that missed `key`; returns whether to keep the batch it reads (a second
-    /// miss within the window, and small enough to fit).
-    func admits(_ key: Key, records: Int) -> Bool {
-        guard capacity > 0, records + Self.overheadBytes <= capacity else { return false }
-        return state.withLock { state in
-            if state.missed.remove(key) != nil { return true }
-            state.missed.insert(key)
-            state.misses.append(key)
-            if state.misses.count - state.missHead > Self.admissionWindow {
-                state.missed.remove(state.misses[state.missHead])
-                state.missHead += 1
-            }
-            Self.compact(&state.misses, head: &state.missHead)
-            return false
-        }
     }
 
     /// Keeps `batch` at `key`, evicting the oldest batches to stay within ``capacity``.

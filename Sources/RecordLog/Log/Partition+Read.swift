@@ -106,8 +106,8 @@ extension Partition {
     ///
     /// With `cached`, for reads that are likely to come again (a change fetch reads the log's
     /// tail): batches the log's cache holds (``LogOptions/batchCacheBytes``) are read from it,
-    /// with no `pread`, CRC or decompression, and a batch missed a second time is kept there,
-    /// decompressed into memory of its own. The records are the same either way.
+    /// with no `pread`, CRC or decompression, and the batches read from the files are kept
+    /// there, up to half the cache per call. The records are the same either way.
     public func forEachRecordInPlace(
         from: Int64, to: Int64? = nil, cached: Bool = false, _ body: (BorrowedLogRecord) throws -> Bool
     ) throws {
@@ -134,9 +134,9 @@ extension Partition {
     }
 
     /// ``forEachBatch(from:to:_:)`` through the log's cache: calls `body` with each batch's
-    /// header and decompressed records, from the cache when it holds them, else read (and kept
-    /// when the cache admits them, up to half the cache per call: a long scan read twice neither
-    /// copies every batch nor evicts everything else).
+    /// header and decompressed records, from the cache when it holds them, else read and kept,
+    /// up to half the cache per call: a long scan neither copies every batch nor evicts all
+    /// the rest.
     private func forEachCachedBatch(
         from: Int64, to: Int64?, _ body: (RecordBatchHeader, UnsafeRawBufferPointer, Range<Int64>) throws -> Bool
     ) throws {
@@ -157,7 +157,7 @@ extension Partition {
             for batch in batches {
                 let key = BatchCache.Key(partition: cacheNumber, baseOffset: batch.header.baseOffset)
                 let wanted = next..<end
-                if keptBytes < batchCache.capacity / 2, batchCache.admits(key, records: batch.storedRecords.count) {
+                if keptBytes < batchCache.capacity / 2 {
                     // Decompressed into the scan's buffer, then copied at its exact size: a
                     // buffer of its own would hold the room left after the records, and touch
                     // fresh pages for all of it.
