@@ -14,7 +14,7 @@ import TestSupport
 
     /// Runs `body` with a log whose cache holds `cacheBytes` and its partition "Notes", holding
     /// `count` sample events (`valueBytes` each) in batches of `batchSize`; closes the log after.
-    private func withPartition(
+    func withPartition(
         cacheBytes: Int, count: Int, valueBytes: Int = 90, batchSize: Int, _ body: (Log, Partition) async throws -> Void
     ) async throws {
         try await withStorePath { store in
@@ -25,7 +25,7 @@ import TestSupport
         }
     }
 
-    private func read(_ partition: Partition, from: Int64, to: Int64? = nil, cached: Bool) throws -> [LogRecord] {
+    func read(_ partition: Partition, from: Int64, to: Int64? = nil, cached: Bool) throws -> [LogRecord] {
         var seen: [LogRecord] = []
         try partition.forEachRecordInPlace(from: from, to: to, cached: cached) { seen.append(LogRecord($0)); return true }
         return seen

@@ -31,10 +31,24 @@ final class BatchCache: Sendable {
         /// after them) and the bookkeeping.
         let size: Int
 
+        /// Whether every record passed a ``CachedRecordCheck``, by the check's type: known once a
+        /// read ran the check over the whole batch.
+        private let verdicts = Mutex<[ObjectIdentifier: Bool]>([:])
+
         init(header: RecordBatchHeader, records: [UInt8]) {
             self.header = header
             self.records = records
             size = records.capacity + BatchCache.overheadBytes
+        }
+
+        /// Whether every record passed `check`; nil when no read has run it over the whole batch.
+        func verdict(of check: ObjectIdentifier) -> Bool? {
+            verdicts.withLock { $0[check] }
+        }
+
+        /// Keeps whether every record passed `check`.
+        func keep(verdict: Bool, of check: ObjectIdentifier) {
+            verdicts.withLock { $0[check] = verdict }
         }
     }
 
@@ -72,12 +86,15 @@ final class BatchCache: Sendable {
         return state.withLock { $0.batches[key] }
     }
 
-    /// Keeps `batch` at `key`, evicting the oldest batches to stay within ``capacity``.
-    func insert(_ batch: Batch, at key: Key) {
+    /// Keeps `batch` at `key`, evicting the oldest batches to stay within ``capacity``, and
+    /// returns the batch kept there: `batch`, or the one another read kept first (`batch` when
+    /// it is not kept at all).
+    @discardableResult
+    func insert(_ batch: Batch, at key: Key) -> Batch {
         let size = batch.size
-        guard capacity > 0, size <= capacity else { return }
-        state.withLock { state in
-            guard state.batches[key] == nil else { return }
+        guard capacity > 0, size <= capacity else { return batch }
+        return state.withLock { state in
+            if let kept = state.batches[key] { return kept }
             while state.bytes + size > capacity, state.head < state.order.count {
                 let oldest = state.order[state.head]
                 state.head += 1
@@ -87,6 +104,7 @@ final class BatchCache: Sendable {
             state.batches[key] = batch
             state.order.append(key)
             state.bytes += size
+            return batch
         }
     }
 

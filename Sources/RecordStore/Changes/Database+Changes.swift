@@ -48,8 +48,11 @@ extension Database {
         for entry in scan.entries {
             let id = RecordID(recordName: entry.name, zoneID: zone.zoneID)
             switch entry.change {
-            case .save(let slot):
-                try scan.values.withBytes(slot) { try recordChanged(try StoredRecord($0, recordID: id, zoneChecked: true)) }
+            case .save(let slot, let checked):
+                try scan.values.withBytes(slot) { bytes in
+                    let record = try checked ? StoredRecord(trusting: bytes, recordID: id) : StoredRecord(bytes, recordID: id, zoneChecked: true)
+                    try recordChanged(record)
+                }
             case .delete(let recordType):
                 try recordDeleted(.init(recordID: id, recordType: recordType))
             case .none:

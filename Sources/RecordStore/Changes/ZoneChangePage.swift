@@ -23,8 +23,13 @@ struct ZoneChangePage {
         for entry in scan.entries {
             let id = RecordID(recordName: entry.name, zoneID: zone.zoneID)
             switch entry.change {
-            case .save(let slot):
-                let record = try scan.values.withBytes(slot) { try RecordCodec.decode($0, recordID: id, zoneChecked: true) }
+            case .save(let slot, let checked):
+                // A checked value is built without checking it again; the same record either way.
+                let record = try scan.values.withBytes(slot) { bytes in
+                    try checked
+                        ? StoredRecord(trusting: bytes, recordID: id).materialized()
+                        : RecordCodec.decode(bytes, recordID: id, zoneChecked: true)
+                }
                 // Not `desiredKeys.map(record.keeping)`: forming that closure copies the record
                 // into a context allocated per change, even when there are no desired keys.
                 if let desiredKeys { page.changed.append(record.keeping(desiredKeys)) } else { page.changed.append(record) }

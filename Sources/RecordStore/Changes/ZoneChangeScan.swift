@@ -10,8 +10,9 @@ import RecordLog
 /// hands them out read in place.
 struct ZoneChangeScan {
     enum Change {
-        /// The save's value, kept in `values`.
-        case save(PageValues.Slot)
+        /// The save's value, kept in `values`; `checked` when it is known to pass
+        /// ``ChangeEventCheck`` (its batch passed it in the log's cache).
+        case save(PageValues.Slot, checked: Bool)
         case delete(recordType: String)
         /// Not a save or a delete, or a save without a value: reported as nothing.
         case none
@@ -51,14 +52,15 @@ struct ZoneChangeScan {
         var values = PageValues()
         var next = end
         var reordered = false
-        // Cached: apps fetch the same tail of the log again (devices, subscriptions, retries).
-        try zone.partition.forEachRecordInPlace(from: from, to: end, cached: true) { event in
+        // Cached: apps fetch the same tail of the log again (devices, subscriptions, retries);
+        // a batch read again is not checked again.
+        try zone.partition.forEachRecordInPlace(from: from, to: end, cachedWith: ChangeEventCheck.self) { event, checked in
             guard let key = event.key else { return true }
             let bytes = key.assumingMemoryBound(to: UInt8.self)
             let hash = SlotTable.hash(key)
             if let index = indexByName.find(hash: hash, where: { entries[Int($0)].name.withUTF8Bytes { $0.hasSameBytes(as: bytes) } }) {
                 entries[Int(index)].offset = event.offset
-                entries[Int(index)].change = Self.change(of: event, into: &values)
+                entries[Int(index)].change = Self.change(of: event, checked: checked, into: &values)
                 reordered = true
                 return true
             }
@@ -69,7 +71,7 @@ struct ZoneChangeScan {
             }
             // New: no entry matches, so the table files it in the first empty bucket.
             _ = indexByName.findOrInsert(hash: hash, fresh: Int32(entries.count), where: { _ in false })
-            entries.append(Entry(offset: event.offset, name: name, change: Self.change(of: event, into: &values)))
+            entries.append(Entry(offset: event.offset, name: name, change: Self.change(of: event, checked: checked, into: &values)))
             return true
         }
         // Entries are in first-seen order: already by offset unless a record changed twice.
@@ -79,11 +81,11 @@ struct ZoneChangeScan {
         self.next = next
     }
 
-    private static func change(of event: BorrowedLogRecord, into values: inout PageValues) -> Change {
+    private static func change(of event: BorrowedLogRecord, checked: Bool, into values: inout PageValues) -> Change {
         switch StoredEvent.kind(of: event) {
         case .save?:
             guard let value = event.value else { return .none }
-            return .save(values.append(value))
+            return .save(values.append(value), checked: checked)
         case .delete?: return .delete(recordType: event.headerString(StoredEvent.recordTypeHeader) ?? "")
         default: return .none
         }

@@ -21,11 +21,18 @@ struct RecordValueHeader {
     init(
         reading reader: inout ByteReader, recordID: RecordID, checked: Bool = true, zoneChecked: Bool = false
     ) throws(RecordDecodingError) {
+        try self.init(reading: &reader, checked: checked) { Self.isValid(recordID, zoneChecked: zoneChecked) }
+    }
+
+    /// Reads the header as ``init(reading:recordID:checked:zoneChecked:)`` does, with
+    /// `isValidID` telling whether the record's ID is valid (asked only when `checked`): the
+    /// batch cache's check has the record name's bytes, not a ``RecordID``.
+    init(reading reader: inout ByteReader, checked: Bool, isValidID: () -> Bool) throws(RecordDecodingError) {
         if checked {
             guard reader.remaining <= RecordLimits.maximumEncodedRecordSize else {
                 throw RecordDecodingError(.tooLarge(reader.remaining), at: 0)
             }
-            guard Self.isValid(recordID, zoneChecked: zoneChecked) else { throw RecordDecodingError(.invalidRecordID, at: 0) }
+            guard isValidID() else { throw RecordDecodingError(.invalidRecordID, at: 0) }
         }
         let version = try reader.readByte()
         guard version == RecordCodec.version else { throw RecordDecodingError(.unsupportedVersion(version), at: 0) }
@@ -47,7 +54,7 @@ struct RecordValueHeader {
 
     /// Whether `recordID` follows CloudKit's rules, as ``RecordID/validate()`` checks them; only
     /// its record name when `zoneChecked`.
-    private static func isValid(_ recordID: RecordID, zoneChecked: Bool) -> Bool {
+    static func isValid(_ recordID: RecordID, zoneChecked: Bool) -> Bool {
         guard recordID.recordName.withUTF8Bytes(NameProblem.ofRecordName) == nil else { return false }
         guard !zoneChecked else { return true }
         do {

@@ -34,13 +34,27 @@ public struct StoredRecord {
     /// Checks `bytes` as ``init(_:recordID:)`` does; with `zoneChecked`, the caller vouches for
     /// `recordID`'s zone (one of the database's zones) and only its record name is checked.
     init(_ bytes: UnsafeRawBufferPointer, recordID: RecordID, zoneChecked: Bool) throws(RecordDecodingError) {
-        var reader = ByteReader(bytes)
-        header = try RecordValueHeader(reading: &reader, recordID: recordID, zoneChecked: zoneChecked)
-        let fieldsStart = reader.offset
-        _ = try FieldPayloadReader<PayloadModes.Validate>(zoneID: recordID.zoneID).readFields(from: &reader)
-        guard reader.remaining == 0 else { throw reader.error(.trailingBytes(reader.remaining)) }
+        (header, fields) = try Self.check(bytes) { RecordValueHeader.isValid(recordID, zoneChecked: zoneChecked) }
         self.recordID = recordID
-        fields = UnsafeRawBufferPointer(rebasing: bytes[fieldsStart...])
+    }
+
+    /// Whether ``init(_:recordID:)`` accepts `bytes` as the value of a record named `recordName`
+    /// in a valid zone: the check a change fetch runs once per cached batch (``ChangeEventCheck``).
+    static func accepts(_ bytes: UnsafeRawBufferPointer, recordName: UnsafeRawBufferPointer) -> Bool {
+        (try? check(bytes) { NameProblem.ofRecordName(recordName) == nil }) != nil
+    }
+
+    /// Checks `bytes` whole: the header, with `isValidID` for the record's ID, then every field.
+    private static func check(
+        _ bytes: UnsafeRawBufferPointer, isValidID: () -> Bool
+    ) throws(RecordDecodingError) -> (RecordValueHeader, fields: UnsafeRawBufferPointer) {
+        var reader = ByteReader(bytes)
+        let header = try RecordValueHeader(reading: &reader, checked: true, isValidID: isValidID)
+        let fieldsStart = reader.offset
+        // Validating reads no reference's zone: any will do.
+        _ = try FieldPayloadReader<PayloadModes.Validate>(zoneID: .default).readFields(from: &reader)
+        guard reader.remaining == 0 else { throw reader.error(.trailingBytes(reader.remaining)) }
+        return (header, UnsafeRawBufferPointer(rebasing: bytes[fieldsStart...]))
     }
 
     /// Reads `bytes` that ``init(_:recordID:)`` accepted before (a replay checks records on its
