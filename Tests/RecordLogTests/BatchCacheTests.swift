@@ -103,6 +103,42 @@ import TestSupport
         }
     }
 
+    @Test("a batch whose records are malformed (its CRC intact) fails a cached read, every time, where an uncached read fails")
+    func malformedBatch() async throws {
+        try await withPartition(cacheBytes: 1 << 20, count: 10, batchSize: 10) { _, partition in
+            var builder = RecordBatchBuilder()
+            for event in Sample.events(10..<13, valueBytes: 20) { builder.append(key: event.key, value: event.value, headers: event.headers) }
+            let valid = try builder.encode(compression: .none)
+            var bytes = valid.bytes
+            // The last record's last header value, null (-1), now 1 byte long: past the record's end.
+            #expect(bytes[bytes.count - 1] == 0x01)
+            bytes[bytes.count - 1] = 0x02
+            _ = try await partition.append(EncodedBatch(
+                bytes: BatchBitFlipTests.withFixedCRC(bytes), recordCount: valid.recordCount, firstTimestamp: valid.firstTimestamp,
+                maxTimestamp: valid.maxTimestamp, uncompressedSize: valid.uncompressedSize))
+            try await partition.append(Sample.events(13..<20, valueBytes: 20), batchSize: 10)
+            func attempt(cached: Bool) -> (records: [LogRecord], error: LogError?) {
+                var seen: [LogRecord] = []
+                do {
+                    try partition.forEachRecordInPlace(from: 0, cached: cached) { seen.append(LogRecord($0)); return true }
+                    return (seen, nil)
+                } catch {
+                    return (seen, error as? LogError)
+                }
+            }
+            let uncached = attempt(cached: false)
+            #expect(uncached.records.count == 12, "the records before the malformed one")
+            guard case .malformedBatch? = uncached.error else {
+                Issue.record("expected malformedBatch, got \(String(describing: uncached.error))")
+                return
+            }
+            for round in 1...3 {
+                let cached = attempt(cached: true)
+                #expect(cached.records == uncached.records && cached.error == uncached.error, "round \(round)")
+            }
+        }
+    }
+
     @Test("with no cache, cached reads read the files")
     func disabled() async throws {
         try await withPartition(cacheBytes: 0, count: 30, valueBytes: 90, batchSize: 10) { log, partition in

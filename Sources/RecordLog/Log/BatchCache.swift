@@ -13,7 +13,7 @@ import Synchronization
 ///   initial sync) copies a bounded amount and evicts at most half of what was kept. Replays
 ///   do not ask.
 /// - **Eviction**: first in, first out, within ``capacity`` bytes (each batch counted for its
-///   records' allocation and ``overheadBytes`` more for its bookkeeping).
+///   records' allocation, its records' positions and ``overheadBytes`` more for its bookkeeping).
 /// - **Keys**: a partition's cache number, given once per `Partition` object, and the batch's
 ///   base offset. Batches never change once readable; a zone deleted and created again is a new
 ///   partition with a new number, so its offsets cannot meet the old zone's batches.
@@ -21,35 +21,6 @@ final class BatchCache: Sendable {
     struct Key: Hashable {
         let partition: UInt64
         let baseOffset: Int64
-    }
-
-    /// A batch's header and its records section, decompressed.
-    final class Batch: Sendable {
-        let header: RecordBatchHeader
-        let records: [UInt8]
-        /// The memory it is counted for: the records' allocation (decompression leaves room
-        /// after them) and the bookkeeping.
-        let size: Int
-
-        /// Whether every record passed a ``CachedRecordCheck``, by the check's type: known once a
-        /// read ran the check over the whole batch.
-        private let verdicts = Mutex<[ObjectIdentifier: Bool]>([:])
-
-        init(header: RecordBatchHeader, records: [UInt8]) {
-            self.header = header
-            self.records = records
-            size = records.capacity + BatchCache.overheadBytes
-        }
-
-        /// Whether every record passed `check`; nil when no read has run it over the whole batch.
-        func verdict(of check: ObjectIdentifier) -> Bool? {
-            verdicts.withLock { $0[check] }
-        }
-
-        /// Keeps whether every record passed `check`.
-        func keep(verdict: Bool, of check: ObjectIdentifier) {
-            verdicts.withLock { $0[check] = verdict }
-        }
     }
 
     /// Bytes counted per batch beyond its records: its entries in the tables.

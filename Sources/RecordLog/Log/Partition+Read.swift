@@ -162,9 +162,9 @@ extension Partition {
             let checking = kept == nil || known != nil ? nil : check
             var keepGoing = true
             var allPassed = true
-            // The walk visits every record, so a read that stops early still checks the batch
-            // to its end: the next page of changes starts there.
-            try RecordDecoder.walk(records, header: header) { record in
+            // Every record is visited, so a read that stops early still checks the batch to its
+            // end: the next page of changes starts there.
+            func visit(_ record: BorrowedLogRecord) throws {
                 var passed = known ?? false
                 if let checking {
                     passed = checking.passes(record)
@@ -173,6 +173,7 @@ extension Partition {
                 guard keepGoing, wanted.contains(record.offset) else { return }
                 keepGoing = try body(record, passed)
             }
+            if let kept { try kept.forEachRecord(visit) } else { try RecordDecoder.walk(records, header: header, visit) }
             if let checking, let kept { kept.keep(verdict: allPassed, of: checking.id) }
             return keepGoing
         }
@@ -216,7 +217,16 @@ extension Partition {
                     // buffer of its own would hold the room left after the records, and touch
                     // fresh pages for all of it.
                     let fresh = try batch.withRecordsSection(maxDecompressedBytes: options.maxDecompressedBytes, buffer: &buffer) {
-                        BatchCache.Batch(header: batch.header, records: Array($0))
+                        try? BatchCache.Batch(header: batch.header, records: $0)
+                    }
+                    guard let fresh else {
+                        // Malformed: not kept, and read as it is, to fail where it breaks.
+                        let more = try batch.withRecordsSection(maxDecompressedBytes: options.maxDecompressedBytes, buffer: &buffer) {
+                            try body(batch.header, $0, wanted, nil)
+                        }
+                        guard more else { return }
+                        next = batch.header.lastOffset + 1
+                        continue
                     }
                     // Another read may have kept the same batch meanwhile: share its verdicts.
                     let kept = batchCache.insert(fresh, at: key)
