@@ -12,7 +12,7 @@ import Testing
         _ partition: Partition, _ check: Check.Type, from: Int64, to: Int64? = nil
     ) throws -> [(offset: Int64, passed: Bool)] {
         var seen: [(Int64, Bool)] = []
-        try partition.forEachRecordInPlace(from: from, to: to, cachedWith: check) { record, passed in
+        try partition.forEachRecordInPlace(from: from, to: to, cachedWith: check) { record, passed, _ in
             seen.append((record.offset, passed))
             return true
         }
@@ -57,7 +57,7 @@ import Testing
     func stopEarly() async throws {
         try await cache.withPartition(cacheBytes: 1 << 20, count: 30, batchSize: 10) { _, partition in
             var visited = 0
-            try partition.forEachRecordInPlace(from: 2, cachedWith: StopEarly.self) { _, _ in
+            try partition.forEachRecordInPlace(from: 2, cachedWith: StopEarly.self) { _, _, _ in
                 visited += 1
                 return visited < 3
             }
@@ -85,6 +85,37 @@ import Testing
             #expect(checked > 0 && checked < 600 && checked % 20 == 0)
             #expect(seen.dropFirst(checked).allSatisfy { !$0.passed })
             #expect(HalfCache.calls == checked)
+        }
+    }
+
+    @Test("a record's keeper keeps its bytes where they were, after the call and after the cache let the batch go")
+    func keeperKeepsBytes() async throws {
+        try await cache.withPartition(cacheBytes: 64 << 10, count: 600, valueBytes: 400, batchSize: 20) { log, partition in
+            let expected = try partition.records(from: 0, to: 40)
+            var kept: [(keeper: AnyObject, value: UnsafeRawBufferPointer?)] = []
+            try partition.forEachRecordInPlace(from: 0, to: 40, cachedWith: KeeperCheck.self) { record, _, keeper in
+                if let keeper { kept.append((keeper, record.value)) }
+                return true
+            }
+            #expect(kept.count == 40, "both batches are kept")
+            #expect(kept[0].keeper === kept[19].keeper && kept[19].keeper !== kept[20].keeper, "one keeper per batch")
+            // Reading the rest of the log, twice, evicts both batches from the 64 KiB cache.
+            let before = log.batchCache.byteCount
+            for _ in 1...2 { _ = try cache.read(partition, from: 40, cached: true) }
+            #expect(log.batchCache.byteCount <= 64 << 10 && before > 0)
+            try partition.forEachRecordInPlace(from: 0, to: 1, cachedWith: KeeperCheck.self) { _, _, _ in true }
+            #expect(KeeperCheck.calls == 60, "the first batch was read again from the file and checked again")
+            for (index, entry) in kept.enumerated() {
+                #expect(entry.value.map { Array($0) } == expected[index].value.map { Array($0) }, "record \(index)")
+            }
+        }
+        try await cache.withPartition(cacheBytes: 0, count: 20, batchSize: 10) { _, partition in
+            var keepers = 0
+            try partition.forEachRecordInPlace(from: 0, cachedWith: KeeperCheck.self) { _, _, keeper in
+                keepers += keeper == nil ? 0 : 1
+                return true
+            }
+            #expect(keepers == 0, "with no cache, nothing keeps the bytes")
         }
     }
 
@@ -122,6 +153,7 @@ private enum StopEarlyRule: OffsetRule { static func passes(_ offset: Int64) -> 
 private enum NoCacheRule: OffsetRule { static func passes(_ offset: Int64) -> Bool { true } }
 private enum HalfCacheRule: OffsetRule { static func passes(_ offset: Int64) -> Bool { true } }
 private enum OtherPassesRule: OffsetRule { static func passes(_ offset: Int64) -> Bool { true } }
+private enum KeeperRule: OffsetRule { static func passes(_ offset: Int64) -> Bool { true } }
 private enum OtherFailsRule: OffsetRule { static func passes(_ offset: Int64) -> Bool { false } }
 
 private typealias AllPass = Counted<AllPassRule>
@@ -131,3 +163,4 @@ private typealias NoCache = Counted<NoCacheRule>
 private typealias HalfCache = Counted<HalfCacheRule>
 private typealias OtherPasses = Counted<OtherPassesRule>
 private typealias OtherFails = Counted<OtherFailsRule>
+private typealias KeeperCheck = Counted<KeeperRule>

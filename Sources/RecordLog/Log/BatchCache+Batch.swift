@@ -3,9 +3,15 @@ import Synchronization
 extension BatchCache {
     /// A kept batch: its header, its records section decompressed, and where each record lies in
     /// it, found once when the batch is kept so that reading it again parses no varint.
-    final class Batch: Sendable {
+    ///
+    /// Its records' bytes stay where they are for as long as the batch lives, so a reader that
+    /// holds the batch may keep pointers into them (the `keeper` of
+    /// ``Partition/forEachRecordInPlace(from:to:cachedWith:_:)``). Immutable once made: the
+    /// verdicts are behind a lock.
+    final class Batch: @unchecked Sendable {
         let header: RecordBatchHeader
-        let records: [UInt8]
+        /// The records section, in memory of its own, freed with the batch.
+        let records: UnsafeRawBufferPointer
         private let positions: [Position]
         /// The memory it is counted for: the records' allocation, their positions and the bookkeeping.
         let size: Int
@@ -43,24 +49,29 @@ extension BatchCache {
                     headersStart: Int32(truncatingIfNeeded: record.headersRange.lowerBound),
                     headersEnd: Int32(truncatingIfNeeded: record.headersRange.upperBound)))
             }
+            let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: records.count, alignment: 16)
+            copy.copyMemory(from: records)
             self.header = header
-            self.records = Array(records)
+            self.records = UnsafeRawBufferPointer(copy)
             self.positions = positions
-            size = self.records.capacity + positions.capacity * MemoryLayout<Position>.stride + BatchCache.overheadBytes
+            size = records.count + positions.capacity * MemoryLayout<Position>.stride + BatchCache.overheadBytes
+        }
+
+        deinit {
+            records.deallocate()
         }
 
         /// Calls `body` with every record, in offset order, as ``RecordDecoder/walk(_:header:_:)``
         /// reads them, from their positions.
         func forEachRecord(_ body: (BorrowedLogRecord) throws -> Void) rethrows {
-            try records.withUnsafeBytes { section in
-                for position in positions {
-                    try body(BorrowedLogRecord(
-                        offset: header.baseOffset + Int64(position.offsetDelta), timestamp: position.timestamp, section: section,
-                        keyRange: Self.range(position.keyStart, position.keyCount),
-                        valueRange: Self.range(position.valueStart, position.valueCount),
-                        headersRange: Int(position.headersStart)..<Int(position.headersEnd),
-                        headerCount: Int(position.headerCount)))
-                }
+            let section = records
+            for position in positions {
+                try body(BorrowedLogRecord(
+                    offset: header.baseOffset + Int64(position.offsetDelta), timestamp: position.timestamp, section: section,
+                    keyRange: Self.range(position.keyStart, position.keyCount),
+                    valueRange: Self.range(position.valueStart, position.valueCount),
+                    headersRange: Int(position.headersStart)..<Int(position.headersEnd),
+                    headerCount: Int(position.headerCount)))
             }
         }
 

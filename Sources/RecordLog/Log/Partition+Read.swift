@@ -115,7 +115,7 @@ extension Partition {
             try forEachUncachedRecord(from: from, to: to, body)
             return
         }
-        try forEachCachedRecord(from: from, to: to, check: nil) { record, _ in try body(record) }
+        try forEachCachedRecord(from: from, to: to, check: nil) { record, _, _ in try body(record) }
     }
 
     /// Reads as ``forEachRecordInPlace(from:to:cached:_:)`` does with `cached`, and tells `body`
@@ -124,15 +124,19 @@ extension Partition {
     /// it is not known (a batch too many for the cache, or one that holds a record that failed),
     /// and the caller checks the record itself.
     ///
+    /// `keeper`, when not nil, keeps the record's bytes where they are for as long as it is held:
+    /// the cached batch. A reader that needs a record's bytes after the call holds the keeper
+    /// instead of copying them; when it is nil, the bytes last only during the call.
+    ///
     /// The first read of a batch the cache keeps runs `check` over all of its records, those
     /// outside the range too, and the cache keeps the verdict with the batch: later reads of it
     /// run nothing (see ``CachedRecordCheck``).
     public func forEachRecordInPlace<Check: CachedRecordCheck>(
         from: Int64, to: Int64? = nil, cachedWith check: Check.Type,
-        _ body: (BorrowedLogRecord, _ passed: Bool) throws -> Bool
+        _ body: (BorrowedLogRecord, _ passed: Bool, _ keeper: AnyObject?) throws -> Bool
     ) throws {
         guard batchCache.capacity > 0 else {
-            try forEachUncachedRecord(from: from, to: to) { try body($0, false) }
+            try forEachUncachedRecord(from: from, to: to) { try body($0, false, nil) }
             return
         }
         try forEachCachedRecord(from: from, to: to, check: (ObjectIdentifier(check), check.passes), body)
@@ -154,7 +158,7 @@ extension Partition {
     /// pass `check`, running it over each kept batch whose verdict is not known yet.
     private func forEachCachedRecord(
         from: Int64, to: Int64?, check: (id: ObjectIdentifier, passes: (BorrowedLogRecord) -> Bool)?,
-        _ body: (BorrowedLogRecord, Bool) throws -> Bool
+        _ body: (BorrowedLogRecord, Bool, AnyObject?) throws -> Bool
     ) throws {
         try forEachCachedBatch(from: from, to: to) { header, records, wanted, kept in
             let known = check.flatMap { kept?.verdict(of: $0.id) }
@@ -171,7 +175,7 @@ extension Partition {
                     allPassed = allPassed && passed
                 }
                 guard keepGoing, wanted.contains(record.offset) else { return }
-                keepGoing = try body(record, passed)
+                keepGoing = try body(record, passed, kept)
             }
             if let kept { try kept.forEachRecord(visit) } else { try RecordDecoder.walk(records, header: header, visit) }
             if let checking, let kept { kept.keep(verdict: allPassed, of: checking.id) }
@@ -196,7 +200,7 @@ extension Partition {
         var missed = false
         while next < end {
             if let hit = batchCache.batch(BatchCache.Key(partition: cacheNumber, baseOffset: next)) {
-                guard try hit.records.withUnsafeBytes({ try body(hit.header, $0, next..<end, hit) }) else { return }
+                guard try body(hit.header, hit.records, next..<end, hit) else { return }
                 next = hit.header.lastOffset + 1
                 continue
             }
@@ -211,7 +215,7 @@ extension Partition {
                 let key = BatchCache.Key(partition: cacheNumber, baseOffset: batch.header.baseOffset)
                 let wanted = next..<end
                 if let hit = batchCache.batch(key) {
-                    guard try hit.records.withUnsafeBytes({ try body(hit.header, $0, wanted, hit) }) else { return }
+                    guard try body(hit.header, hit.records, wanted, hit) else { return }
                 } else if keptBytes < batchCache.capacity / 2 {
                     // Decompressed into the scan's buffer, then copied at its exact size: a
                     // buffer of its own would hold the room left after the records, and touch
@@ -231,7 +235,7 @@ extension Partition {
                     // Another read may have kept the same batch meanwhile: share its verdicts.
                     let kept = batchCache.insert(fresh, at: key)
                     keptBytes += fresh.size
-                    guard try kept.records.withUnsafeBytes({ try body(batch.header, $0, wanted, kept) }) else { return }
+                    guard try body(batch.header, kept.records, wanted, kept) else { return }
                 } else {
                     let more = try batch.withRecordsSection(maxDecompressedBytes: options.maxDecompressedBytes, buffer: &buffer) {
                         try body(batch.header, $0, wanted, nil)

@@ -4,9 +4,9 @@ import RecordLog
 /// of the log, found in one pass over the log read in place, in the order of those events.
 ///
 /// The latest save of each record is decoded only once the page is known: its value bytes are
-/// copied out meanwhile, which costs less than decoding a save that a later one replaces. They
-/// are copied into ``PageValues``, not an array each (a `malloc`, a `free` and fresh pages per
-/// change). ``ZoneChangePage`` decodes them into records; ``Database/fetchZoneChanges(in:since:resultsLimit:recordChanged:recordDeleted:)``
+/// kept meanwhile, which costs less than decoding a save that a later one replaces. They are
+/// kept in ``PageValues``: in place when the log's cache holds their batch, else copied (not
+/// into an array each: a `malloc`, a `free` and fresh pages per change). ``ZoneChangePage`` decodes them into records; ``Database/fetchZoneChanges(in:since:resultsLimit:recordChanged:recordDeleted:)``
 /// hands them out read in place.
 struct ZoneChangeScan {
     enum Change {
@@ -54,13 +54,13 @@ struct ZoneChangeScan {
         var reordered = false
         // Cached: apps fetch the same tail of the log again (devices, subscriptions, retries);
         // a batch read again is not checked again.
-        try zone.partition.forEachRecordInPlace(from: from, to: end, cachedWith: ChangeEventCheck.self) { event, checked in
+        try zone.partition.forEachRecordInPlace(from: from, to: end, cachedWith: ChangeEventCheck.self) { event, checked, keeper in
             guard let key = event.key else { return true }
             let bytes = key.assumingMemoryBound(to: UInt8.self)
             let hash = SlotTable.hash(key)
             if let index = indexByName.find(hash: hash, where: { entries[Int($0)].name.withUTF8Bytes { $0.hasSameBytes(as: bytes) } }) {
                 entries[Int(index)].offset = event.offset
-                entries[Int(index)].change = Self.change(of: event, checked: checked, into: &values)
+                entries[Int(index)].change = Self.change(of: event, checked: checked, keeper: keeper, into: &values)
                 reordered = true
                 return true
             }
@@ -71,7 +71,7 @@ struct ZoneChangeScan {
             }
             // New: no entry matches, so the table files it in the first empty bucket.
             _ = indexByName.findOrInsert(hash: hash, fresh: Int32(entries.count), where: { _ in false })
-            entries.append(Entry(offset: event.offset, name: name, change: Self.change(of: event, checked: checked, into: &values)))
+            entries.append(Entry(offset: event.offset, name: name, change: Self.change(of: event, checked: checked, keeper: keeper, into: &values)))
             return true
         }
         // Entries are in first-seen order: already by offset unless a record changed twice.
@@ -81,11 +81,13 @@ struct ZoneChangeScan {
         self.next = next
     }
 
-    private static func change(of event: BorrowedLogRecord, checked: Bool, into values: inout PageValues) -> Change {
+    private static func change(
+        of event: BorrowedLogRecord, checked: Bool, keeper: AnyObject?, into values: inout PageValues
+    ) -> Change {
         switch StoredEvent.kind(of: event) {
         case .save?:
             guard let value = event.value else { return .none }
-            return .save(values.append(value), checked: checked)
+            return .save(values.append(value, keptBy: keeper), checked: checked)
         case .delete?: return .delete(recordType: event.headerString(StoredEvent.recordTypeHeader) ?? "")
         default: return .none
         }
