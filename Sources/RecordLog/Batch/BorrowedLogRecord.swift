@@ -35,16 +35,27 @@ public struct BorrowedLogRecord {
     /// The value of the first header named `name` (compared as UTF-8 bytes); nil when there is
     /// no such header or its value is null.
     public func headerValue(_ name: String) -> UnsafeRawBufferPointer? {
-        var found: UnsafeRawBufferPointer?
         var name = name
-        name.withUTF8 { wanted in
-            forEachHeader { key, value in
-                guard key.count == wanted.count, key.elementsEqual(UnsafeRawBufferPointer(wanted)) else { return true }
-                found = value
-                return false
+        return name.withUTF8 { headerValue(utf8: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// The value of the first header whose name has exactly the bytes `wanted`; nil when there
+    /// is no such header or its value is null. A loop of its own, not ``forEachHeader(_:)``'s
+    /// closure: a store reads an event's kind from a header of every record it reads.
+    public func headerValue(utf8 wanted: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
+        var reader = ByteReader(UnsafeRawBufferPointer(rebasing: section[..<headersRange.upperBound]), position: headersRange.lowerBound)
+        for _ in 0..<headerCount {
+            // Checked when the record was read: a failure here cannot happen, and just stops.
+            guard let keyLength = reader.readVarint(), let keyRange = reader.readRange(count: Int(keyLength)),
+                let valueLength = reader.readVarint()
+            else { return nil }
+            let valueRange = valueLength >= 0 ? reader.readRange(count: Int(valueLength)) : nil
+            guard valueLength < 0 || valueRange != nil else { return nil }
+            if UnsafeRawBufferPointer(rebasing: section[keyRange]).hasSameBytes(as: wanted) {
+                return valueRange.map { UnsafeRawBufferPointer(rebasing: section[$0]) }
             }
         }
-        return found
+        return nil
     }
 
     /// The headers, in the order they were written, as allocated values.

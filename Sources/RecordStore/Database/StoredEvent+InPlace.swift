@@ -3,12 +3,17 @@ import RecordLog
 extension StoredEvent {
     /// The kind of an event read in place, from its `event` header's bytes: no String is made.
     static func kind(of record: BorrowedLogRecord) -> Kind? {
-        record.headerValue(eventHeader).flatMap(kind(named:))
+        eventHeaderUTF8.withUTF8Buffer { record.headerValue(utf8: UnsafeRawBufferPointer($0)) }.flatMap(kind(named:))
     }
 
-    /// The kind whose raw value has exactly these UTF-8 bytes.
+    /// The kind whose raw value has exactly these UTF-8 bytes, compared with `memcmp` (one event
+    /// kind is read per record a scan reads).
     static func kind(named bytes: UnsafeRawBufferPointer) -> Kind? {
-        kindsByName.first { $0.name.count == bytes.count && $0.name.elementsEqual(bytes) }?.kind
+        let wanted = bytes.assumingMemoryBound(to: UInt8.self)
+        for entry in kindsByName where entry.name.count == bytes.count {
+            if entry.name.withUnsafeBufferPointer({ $0.hasSameBytes(as: wanted) }) { return entry.kind }
+        }
+        return nil
     }
 
     /// Every kind with its raw value's bytes, built once (`allCases` makes a new array per call).

@@ -4,7 +4,9 @@ import RecordLog
 /// record name (or zone name) as the key, the encoded record as the value, null for a delete.
 enum StoredEvent {
     /// Header names.
-    static let eventHeader = "event"
+    static let eventHeader = eventHeaderUTF8.description
+    /// The event header's name as bytes, with no `String` to bridge per record read in place.
+    static let eventHeaderUTF8: StaticString = "event"
     static let recordTypeHeader = "recordType"
     static let changeTagHeader = "changeTag"
 
