@@ -17,6 +17,10 @@ import Synchronization
 /// - **Keys**: a partition's cache number, given once per `Partition` object, and the batch's
 ///   base offset. Batches never change once readable; a zone deleted and created again is a new
 ///   partition with a new number, so its offsets cannot meet the old zone's batches.
+/// - **What a kept batch holds** (``Batch``): its records, where each lies (so that it is read
+///   again without parsing), and the verdicts of the checks run over it (``CachedRecordCheck``),
+///   so that a change fetch does not check again the saves it checked before. A reader may hold
+///   a batch to keep pointers into its records past eviction.
 final class BatchCache: Sendable {
     struct Key: Hashable {
         let partition: UInt64

@@ -29,7 +29,8 @@ public struct LogOptions: Sendable {
     /// or the log closed, and after a crash recovery trims them (they are not a torn write).
     public var preallocationBytes = 1 << 20
     /// The most bytes of decompressed batches the log keeps for reads that ask for it and come
-    /// again (change fetches read the log's tail, often more than once); 0 keeps none. See
+    /// again (change fetches read the log's tail, often more than once), counting each batch's
+    /// records and where each record lies (40 bytes a record); 0 keeps none. See
     /// `Partition.forEachRecordInPlace(from:to:cached:_:)`.
     public var batchCacheBytes = 32 << 20
     /// The codec of written batches (reading accepts both).
