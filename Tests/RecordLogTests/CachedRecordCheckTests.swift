@@ -1,6 +1,7 @@
 import Synchronization
 import Testing
 @testable import RecordLog
+import TestSupport
 
 /// A check whose verdict the batch cache keeps (`forEachRecordInPlace(cachedWith:)`): it must
 /// run once per kept batch, and a record must never be reported as passing unless it did.
@@ -119,6 +120,40 @@ import Testing
         }
     }
 
+    @Test("readers racing over a small cache, evicting each other's batches, read what the files hold, and their keepers keep it")
+    func racingReaders() async throws {
+        try await cache.withPartition(cacheBytes: 48 << 10, count: 600, valueBytes: 400, batchSize: 20) { log, partition in
+            let expected = try partition.records(from: 0)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for reader in 0..<4 {
+                    group.addTask {
+                        var generator = SeededGenerator(seed: UInt64(reader) + 1)
+                        for _ in 0..<40 {
+                            let from = Int64.random(in: 0..<600, using: &generator)
+                            let to = min(600, from + Int64.random(in: 1...120, using: &generator))
+                            var seen: [LogRecord] = []
+                            var borrowed: [(keeper: AnyObject, offset: Int64, value: UnsafeRawBufferPointer?)] = []
+                            var unkeptPassed = 0
+                            try partition.forEachRecordInPlace(from: from, to: to, cachedWith: RacingCheck.self) { record, passed, keeper in
+                                seen.append(LogRecord(record))
+                                if let keeper { borrowed.append((keeper, record.offset, record.value)) } else if passed { unkeptPassed += 1 }
+                                return true
+                            }
+                            #expect(seen == Array(expected[Int(from)..<Int(to)]), "\(from)..<\(to)")
+                            #expect(unkeptPassed == 0, "only a kept batch's records are reported as passing")
+                            // The other readers have evicted batches meanwhile: the keepers still hold these.
+                            for entry in borrowed {
+                                #expect(entry.value.map { Array($0) } == expected[Int(entry.offset)].value.map { Array($0) })
+                            }
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            #expect(log.batchCache.byteCount <= 48 << 10)
+        }
+    }
+
     @Test("each check has its own verdict")
     func verdictPerCheck() async throws {
         try await cache.withPartition(cacheBytes: 1 << 20, count: 20, batchSize: 10) { _, partition in
@@ -154,6 +189,7 @@ private enum NoCacheRule: OffsetRule { static func passes(_ offset: Int64) -> Bo
 private enum HalfCacheRule: OffsetRule { static func passes(_ offset: Int64) -> Bool { true } }
 private enum OtherPassesRule: OffsetRule { static func passes(_ offset: Int64) -> Bool { true } }
 private enum KeeperRule: OffsetRule { static func passes(_ offset: Int64) -> Bool { true } }
+private enum RacingRule: OffsetRule { static func passes(_ offset: Int64) -> Bool { true } }
 private enum OtherFailsRule: OffsetRule { static func passes(_ offset: Int64) -> Bool { false } }
 
 private typealias AllPass = Counted<AllPassRule>
@@ -164,3 +200,4 @@ private typealias HalfCache = Counted<HalfCacheRule>
 private typealias OtherPasses = Counted<OtherPassesRule>
 private typealias OtherFails = Counted<OtherFailsRule>
 private typealias KeeperCheck = Counted<KeeperRule>
+private typealias RacingCheck = Counted<RacingRule>
