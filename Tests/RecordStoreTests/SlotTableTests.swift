@@ -58,6 +58,34 @@ import TestSupport
         }
     }
 
+    /// FORMAT.md §12.1's hash, byte by byte: mapped snapshots hold tables filed by it.
+    private static func definedHash(_ bytes: [UInt8], seed: UInt64) -> UInt32 {
+        var state = seed ^ UInt64(bytes.count)
+        func mix(_ word: UInt64) {
+            state = (state ^ word) &* 0x9E37_79B9_7F4A_7C15
+            state ^= state >> 29
+        }
+        var words = bytes[...]
+        while words.count >= 8 {
+            mix(words.prefix(8).enumerated().reduce(0) { $0 | UInt64($1.element) << (UInt64($1.offset) * 8) })
+            words = words.dropFirst(8)
+        }
+        mix(words.enumerated().reduce(0) { $0 | UInt64($1.element) << (UInt64($1.offset) * 8) })
+        state = (state ^ (state >> 32)) &* 0xD6E8_FEB8_6659_FD93
+        return UInt32(truncatingIfNeeded: state ^ (state >> 32))
+    }
+
+    @Test("the hash is FORMAT.md's definition for every length, however it reads the last bytes", arguments: [0, 1, 0x1234_5678_9ABC_DEF0] as [UInt64])
+    func hashIsTheDefinition(seed: UInt64) {
+        var random = SeededGenerator(seed: seed &+ 5)
+        for length in 0...40 {
+            for _ in 0..<8 {
+                let bytes = (0..<length).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+                #expect(bytes.withUnsafeBytes { SlotTable.hash($0, seed: seed) } == Self.definedHash(bytes, seed: seed), "\(length) bytes")
+            }
+        }
+    }
+
     @Test("reserving capacity keeps every name findable")
     func reserve() {
         var table = SlotTable()
