@@ -13,13 +13,16 @@ extension Record {
                     + "Use a name that starts with an ASCII letter and has only letters, digits and underscores, like \"Note\".")
         }
         try recordID.validate()
-        for field in fields {
-            if let problem = field.key.withUTF8Bytes(IdentifierProblem.of) {
+        // By index, not `for field in fields`: the iterator hands out a copy of each field, its
+        // key and value retained and released (perf: validating fell from 6.6% to 5.3% of a
+        // 1000-record commit's samples).
+        for index in fields.indices {
+            if let problem = fields[index].key.withUTF8Bytes(IdentifierProblem.of) {
                 throw invalid(
-                    "Field key \"\(field.key)\" is invalid: \(problem.reason). Use a key of at most "
+                    "Field key \"\(fields[index].key)\" is invalid: \(problem.reason). Use a key of at most "
                         + "\(RecordLimits.maximumFieldKeyLength) characters that starts with an ASCII letter and has only letters, digits and underscores.")
             }
-            try validate(field.value, key: field.key, depth: 0)
+            try validate(fields[index].value, key: fields[index].key, depth: 0)
         }
         try validateSystemFields()
     }
@@ -65,15 +68,15 @@ extension Record {
     }
 
     private func validate(_ reference: Reference, key: String) throws(RecordStoreError) {
-        let target = reference.recordID
-        if target.zoneID != recordID.zoneID {
+        if reference.recordID.zoneID != recordID.zoneID {
+            let target = reference.recordID
             throw invalid(
                 "Field \"\(key)\" refers to \(target), which is in zone \"\(target.zoneID)\", not \"\(recordID.zoneID)\". "
                     + "References must stay within their zone: move the records into one zone, or store the name as a string.")
         }
-        if let problem = target.recordName.withUTF8Bytes(NameProblem.ofRecordName) {
+        if let problem = reference.recordID.recordName.withUTF8Bytes(NameProblem.ofRecordName) {
             throw invalid(
-                "Field \"\(key)\" refers to the record name \"\(target.recordName)\", which is invalid: \(problem.reason). "
+                "Field \"\(key)\" refers to the record name \"\(reference.recordID.recordName)\", which is invalid: \(problem.reason). "
                     + "Refer to a record by the ID it was saved with.")
         }
     }
