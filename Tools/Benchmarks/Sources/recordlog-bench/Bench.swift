@@ -1,7 +1,7 @@
 import Foundation
 import RecordLog
 
-// recordlog-bench [--quick] [--json FILE] [--dir DIR] [--records N] [--until W1|W2|W3|W4|W5] [--commit-cost [--preload N]] [--replay-cost DIR [--rounds N] [--singles N]] [--batch-cost [--no-views]] [--changes-cost DIR [--last N] [--rounds N] [--notes-only]]
+// recordlog-bench [--quick] [--json FILE] [--dir DIR] [--records N] [--until W1|W2|W3|W4|W5] [--commit-cost [--preload N]] [--replay-cost DIR [--rounds N] [--singles N]] [--batch-cost [--no-views]] [--changes-cost DIR [--last N] [--rounds N] [--notes-only] [--thrash-mb N]]
 // Runs every workload through RecordLog and through SQLite (GRDB), in this one process, and
 // prints ours, peer and their ratio (> 1 means RecordLog is better).
 
@@ -70,7 +70,8 @@ enum Bench {
 
         if let directory = value(after: "--changes-cost") {
             print(try await ChangesCost.run(directory: directory, last: value(after: "--last").flatMap(Int.init) ?? 10_000,
-                rounds: value(after: "--rounds").flatMap(Int.init) ?? 20, recordsToo: !arguments.contains("--notes-only")))
+                rounds: value(after: "--rounds").flatMap(Int.init) ?? 20, recordsToo: !arguments.contains("--notes-only"),
+                thrashBytes: (value(after: "--thrash-mb").flatMap(Int.init) ?? 0) << 20))
             return
         }
 
