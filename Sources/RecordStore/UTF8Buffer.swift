@@ -37,9 +37,7 @@ extension UnsafeBufferPointer<UInt8> {
     /// Whether both buffers hold the same bytes (`memcmp`, not a byte-by-byte loop).
     @inline(__always)
     public func hasSameBytes(as other: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard count == other.count else { return false }
-        guard let base = baseAddress, let otherBase = other.baseAddress else { return true }
-        return memcmp(base, otherBase, count) == 0
+        UnsafeRawBufferPointer(self).hasSameBytes(as: UnsafeRawBufferPointer(other))
     }
 
     /// Whether these bytes sort before `other`'s, compared as unsigned bytes (`memcmp`), a prefix

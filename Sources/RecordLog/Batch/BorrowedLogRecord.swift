@@ -40,19 +40,14 @@ public struct BorrowedLogRecord {
     }
 
     /// The value of the first header whose name has exactly the bytes `wanted`; nil when there
-    /// is no such header or its value is null. A loop of its own, not ``forEachHeader(_:)``'s
-    /// closure: a store reads an event's kind from a header of every record it reads.
+    /// is no such header or its value is null. A plain loop, not ``forEachHeader(_:)``'s closure:
+    /// a store reads an event's kind from a header of every record it reads.
     public func headerValue(utf8 wanted: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
-        var reader = ByteReader(UnsafeRawBufferPointer(rebasing: section[..<headersRange.upperBound]), position: headersRange.lowerBound)
+        var reader = headersReader
         for _ in 0..<headerCount {
-            // Checked when the record was read: a failure here cannot happen, and just stops.
-            guard let keyLength = reader.readVarint(), let keyRange = reader.readRange(count: Int(keyLength)),
-                let valueLength = reader.readVarint()
-            else { return nil }
-            let valueRange = valueLength >= 0 ? reader.readRange(count: Int(valueLength)) : nil
-            guard valueLength < 0 || valueRange != nil else { return nil }
-            if UnsafeRawBufferPointer(rebasing: section[keyRange]).hasSameBytes(as: wanted) {
-                return valueRange.map { UnsafeRawBufferPointer(rebasing: section[$0]) }
+            guard let (key, value) = nextHeader(&reader) else { return nil }
+            if UnsafeRawBufferPointer(rebasing: section[key]).hasSameBytes(as: wanted) {
+                return value.map { UnsafeRawBufferPointer(rebasing: section[$0]) }
             }
         }
         return nil
@@ -71,19 +66,28 @@ public struct BorrowedLogRecord {
 
     /// Calls `body` with each header's key and value (nil when null) until it returns false.
     private func forEachHeader(_ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer?) -> Bool) {
-        var reader = ByteReader(UnsafeRawBufferPointer(rebasing: section[..<headersRange.upperBound]), position: headersRange.lowerBound)
+        var reader = headersReader
         for _ in 0..<headerCount {
-            // Checked when the record was read: a failure here cannot happen, and just stops.
-            guard let keyLength = reader.readVarint(), let keyRange = reader.readRange(count: Int(keyLength)),
-                let valueLength = reader.readVarint()
+            guard let (key, value) = nextHeader(&reader),
+                body(UnsafeRawBufferPointer(rebasing: section[key]), value.map { UnsafeRawBufferPointer(rebasing: section[$0]) })
             else { return }
-            var value: UnsafeRawBufferPointer?
-            if valueLength >= 0 {
-                guard let valueRange = reader.readRange(count: Int(valueLength)) else { return }
-                value = UnsafeRawBufferPointer(rebasing: section[valueRange])
-            }
-            guard body(UnsafeRawBufferPointer(rebasing: section[keyRange]), value) else { return }
         }
+    }
+
+    /// A reader at the first header.
+    private var headersReader: ByteReader {
+        ByteReader(UnsafeRawBufferPointer(rebasing: section[..<headersRange.upperBound]), position: headersRange.lowerBound)
+    }
+
+    /// The next header's key range and value range (nil when null). The headers were checked
+    /// when the record was read: nil (their end reached too soon) cannot happen, and stops a loop.
+    private func nextHeader(_ reader: inout ByteReader) -> (key: Range<Int>, value: Range<Int>?)? {
+        guard let keyLength = reader.readVarint(), let key = reader.readRange(count: Int(keyLength)),
+            let valueLength = reader.readVarint()
+        else { return nil }
+        guard valueLength >= 0 else { return (key, nil) }
+        guard let value = reader.readRange(count: Int(valueLength)) else { return nil }
+        return (key, value)
     }
 }
 

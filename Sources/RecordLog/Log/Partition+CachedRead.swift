@@ -87,27 +87,21 @@ extension Partition {
                 let wanted = next..<end
                 if let hit = batchCache.batch(key) {
                     guard try body(hit.header, hit.records, wanted, hit) else { return }
-                } else if keptBytes < batchCache.capacity / 2 {
+                } else if keptBytes < batchCache.capacity / 2,
                     // Decompressed into the scan's buffer, then copied at its exact size: a
                     // buffer of its own would hold the room left after the records, and touch
-                    // fresh pages for all of it.
-                    let fresh = try batch.withRecordsSection(maxDecompressedBytes: options.maxDecompressedBytes, buffer: &buffer) {
+                    // fresh pages for all of it. Nil when malformed: not kept (below).
+                    let fresh = try batch.withRecordsSection(maxDecompressedBytes: options.maxDecompressedBytes, buffer: &buffer, {
                         try? BatchCache.Batch(header: batch.header, records: $0)
-                    }
-                    guard let fresh else {
-                        // Malformed: not kept, and read as it is, to fail where it breaks.
-                        let more = try batch.withRecordsSection(maxDecompressedBytes: options.maxDecompressedBytes, buffer: &buffer) {
-                            try body(batch.header, $0, wanted, nil)
-                        }
-                        guard more else { return }
-                        next = batch.header.lastOffset + 1
-                        continue
-                    }
+                    })
+                {
                     // Another read may have kept the same batch meanwhile: share its verdicts.
                     let kept = batchCache.insert(fresh, at: key)
                     keptBytes += fresh.size
                     guard try body(batch.header, kept.records, wanted, kept) else { return }
                 } else {
+                    // Not kept (past this read's half of the cache, or malformed: read as it is, to
+                    // fail where it breaks).
                     let more = try batch.withRecordsSection(maxDecompressedBytes: options.maxDecompressedBytes, buffer: &buffer) {
                         try body(batch.header, $0, wanted, nil)
                     }
