@@ -25,6 +25,29 @@ import Testing
         }
     }
 
+    @Test("startDurable syncs a written batch in the background, before anyone waits; the wait then costs no second sync")
+    func startDurableSyncsEarly() async throws {
+        try await withStorePath { store in
+            let log = try Log(directory: store)
+            let notes = try log.createPartition(for: "Notes")
+            var batch = RecordBatchBuilder()
+            batch.append(key: "k", value: [1])
+            let before = log.committer.syncCount
+            let pending = try notes.appendWithoutWaiting(batch.encode())
+            #expect(!log.committer.isDurable(pending.sequence))
+            pending.startDurable()
+            log.committer.waitForQueuedSyncs()
+            #expect(log.committer.isDurable(pending.sequence), "synced with no one waiting")
+            try await pending.durable()
+            #expect(log.committer.syncCount - before == 1)
+            // Nothing written since: a second call starts nothing.
+            pending.startDurable()
+            log.committer.waitForQueuedSyncs()
+            #expect(log.committer.syncCount - before == 1)
+            try log.close()
+        }
+    }
+
     @Test("an append that returned is durable: the group sync covered it")
     func durableAfterReturn() async throws {
         try await withStorePath { store in

@@ -65,6 +65,25 @@ final class GroupCommitter: Sendable {
         }
     }
 
+    /// Starts a sync covering every write so far on the committer's queue and returns at once,
+    /// unless a sync is running already (the waiters then lead the next one as usual). A writer
+    /// with work to do between its write and `waitDurable` overlaps that work with the
+    /// fdatasync; the sync counts as the group's next one.
+    func syncSoon() {
+        let start = state.withLock { state -> Bool in
+            guard state.failure == nil, !state.syncing, state.durable < state.written else { return false }
+            state.syncing = true
+            return true
+        }
+        if start { queue.async { while self.syncOnce() {} } }
+    }
+
+    /// Whether every write up to `sequence` is durable.
+    func isDurable(_ sequence: UInt64) -> Bool { state.withLock { $0.durable >= sequence } }
+
+    /// Returns once the syncs already handed to the committer's queue have run (for tests).
+    func waitForQueuedSyncs() { queue.sync {} }
+
     /// Makes everything written so far durable, blocking the calling thread.
     func syncNow() throws {
         let (target, files) = state.withLock { state in

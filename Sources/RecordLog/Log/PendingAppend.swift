@@ -5,6 +5,15 @@ public struct PendingAppend: Sendable {
     let sequence: UInt64
     let committer: GroupCommitter?
 
+    /// Starts making the batch durable on a background thread and returns at once: a writer
+    /// with work to do before it waits in ``durable()`` (applying a large commit to its state)
+    /// overlaps that work with the fdatasync instead of paying for both in turn. A lone writer
+    /// that has nothing to do in between should not call it: ``durable()`` alone syncs on the
+    /// caller's thread with no hand-off. Does nothing with `.noSyncUnsafe` durability.
+    public func startDurable() {
+        committer?.syncSoon()
+    }
+
     /// Returns once the batch is durable (at once with `.noSyncUnsafe` durability).
     /// Appends waiting at the same time share one fdatasync.
     public func durable() async throws {
