@@ -30,6 +30,10 @@ import Testing
             let before = database.syncCount
             _ = try await database.save(makeRecord("alone"))
             #expect(database.syncCount == before + 1)
+            // A large commit starts its sync early, while it applies itself: still one sync.
+            let large = (0..<(Database.largeCommitItems + 10)).map { makeRecord("large\($0)") }
+            _ = try await database.modifyRecords(saving: large, deleting: [])
+            #expect(database.syncCount == before + 2)
             let start = database.syncCount
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for index in 0..<16 {

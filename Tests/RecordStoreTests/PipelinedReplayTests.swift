@@ -5,9 +5,9 @@ import TestSupport
 
 @testable import RecordStore
 
-/// Every event a replay hands a view, in order: two replays fold the same events in the same
+/// Every event a view is handed, in order: two folds (live or replayed) handed the same events in the same
 /// order exactly when their sequences are equal.
-private struct EventSequence: MaterializedView {
+struct EventSequence: MaterializedView {
     static let name = "event-sequence"
     static let keepsSnapshot = false
     var events: [String] = []

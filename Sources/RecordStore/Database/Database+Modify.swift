@@ -16,7 +16,9 @@ extension Database {
     /// The call returns once the commit is durable (with `.fsync` durability). Other readers of
     /// this `Database` see it as soon as it is written, a moment before: the state in memory moves
     /// in log order under the lock while the fsync is awaited outside it, so that concurrent
-    /// writers share one fsync. If that fsync fails the log refuses all further work, and
+    /// writers share one fsync. A commit of ``largeCommitItems`` or more starts its fsync as soon
+    /// as it is written and folds itself into the views on a second thread, both while it is
+    /// applied to the state on the caller's. If that fsync fails the log refuses all further work, and
     /// reopening the store shows exactly what reached the disk.
     ///
     /// - Throws: `limitExceeded` for more than `maximumItemsPerRequest` items (400 unless the
@@ -90,6 +92,11 @@ extension Database {
         return results
     }
 
+    /// From this many items on, a commit overlaps its fdatasync and its views' fold with applying
+    /// itself to the state: for a smaller one the thread hand-offs would cost more than they
+    /// overlap (a single-record commit's state and views take a few microseconds).
+    static let largeCommitItems = 64
+
     /// Saves one record with the default policy and returns it as stored.
     ///
     /// - Throws: the item's own error (`serverRecordChanged`, `zoneNotFound`, …), not `partialFailure`.
@@ -161,26 +168,40 @@ extension Database {
         guard let batch, var zone = state.zones.removeValue(forKey: plan.zoneID) else { return committed }
         defer { state.zones[plan.zoneID] = zone }
         let pending = try zone.partition.appendWithoutWaiting(batch)
+        let large = plan.saves.count + plan.deletes.count >= Self.largeCommitItems
+        // Written: a large commit's fdatasync runs while its records are applied below.
+        if large { pending.startDurable() }
+        // The views get the whole commit at once, each under one hold of its lock; a large
+        // commit's on a second thread, while this one applies it to the state.
+        var viewFold: BackgroundViewFold?
+        if !state.views.isEmpty {
+            var events: [ViewEvent] = []
+            events.reserveCapacity(plan.saves.count + plan.deletes.count)
+            for index in plan.saves.indices { events.append(.saved(plan.saves[index].record)) }
+            for delete in plan.deletes {
+                events.append(.deleted(RecordID(recordName: delete.name, zoneID: plan.zoneID), recordType: delete.recordType))
+            }
+            if large {
+                viewFold = BackgroundViewFold(views: state.views, events: events)
+            } else {
+                for view in state.views { view.apply(events) }
+            }
+        }
         committed.changes.reserveCapacity(plan.saves.count + plan.deletes.count)
-        // The views get the whole commit at once, each under one hold of its lock.
-        var events: [ViewEvent] = []
-        if !state.views.isEmpty { events.reserveCapacity(plan.saves.count + plan.deletes.count) }
         for index in plan.saves.indices {
             let record = plan.saves[index].record
             zone.applySave(
                 record, offset: plan.firstOffset + Int64(index), targets: plan.saves[index].targets, nameHash: plan.saves[index].nameHash)
             results.saveResults[record.recordID] = .success(record)
-            if !state.views.isEmpty { events.append(.saved(record)) }
             committed.changes.append(.saved(record, created: plan.saves[index].isNew))
         }
         for delete in plan.deletes {
             zone.applyDelete(name: delete.name)
             let id = RecordID(recordName: delete.name, zoneID: plan.zoneID)
             if requestedDeletes.contains(id) { results.deleteResults[id] = .success(()) }
-            if !state.views.isEmpty { events.append(.deleted(id, recordType: delete.recordType)) }
             committed.changes.append(.deleted(id, recordType: delete.recordType))
         }
-        for view in state.views { view.apply(events) }
+        viewFold?.wait()
         committed.pending = pending
         return committed
     }

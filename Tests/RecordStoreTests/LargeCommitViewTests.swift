@@ -1,0 +1,47 @@
+import Foundation
+@testable import RecordStore
+import Testing
+
+@Suite struct LargeCommitViewTests {
+    /// A commit of `largeCommitItems` or more is folded into the views on a second thread while
+    /// the state takes it: when the call returns, every view holds it, in log order.
+    @Test("a large commit is in every view, in log order, when modifyRecords returns")
+    func largeCommitFoldedBeforeReturn() async throws {
+        try await withTemporaryDatabase { database in
+            let sequence = try database.register(EventSequence.self)
+            let texts = try database.register(NoteTexts.self)
+            let count = Database.largeCommitItems * 2
+            let parents = (0..<count).map { makeRecord("parent\($0)", ["text": .string("p\($0)")]) }
+            _ = try await database.modifyRecords(saving: parents, deleting: [])
+            #expect(sequence.current.events.count == count)
+            #expect(texts.current.texts["_defaultZone"]?.count == count)
+
+            // Children that go with their parents, updates, and deletes, all in one commit.
+            var children: [Record] = []
+            for index in 0..<count {
+                var child = makeRecord("child\(index)", ["text": .string("c\(index)")])
+                child["parent"] = .reference(Reference(recordID: parents[index].recordID, action: .deleteSelf))
+                children.append(child)
+            }
+            _ = try await database.modifyRecords(saving: children, deleting: [])
+            let stored = try await database.fetchZoneChanges(in: .default, since: nil).changedRecords
+            var updates = stored.filter { $0.recordID.recordName.hasPrefix("parent") }.prefix(count / 2).map { record in
+                var record = record
+                record["text"] = .string("edited \(record.recordID.recordName)")
+                return record
+            }
+            updates.sort { $0.recordID.recordName < $1.recordID.recordName }
+            let doomed = (count / 2..<count).map { parents[$0].recordID }
+            let result = try await database.modifyRecords(saving: Array(updates), deleting: doomed)
+            #expect(result.deleteResults.count == doomed.count)
+
+            // The live views equal the views rebuilt from the log, event for event.
+            #expect(sequence.current == (try database.rebuild(EventSequence.self)))
+            #expect(texts.current == (try database.rebuild(NoteTexts.self)))
+            let expected = count // half the parents and their children are left
+            #expect(texts.current.texts["_defaultZone"]?.count == expected)
+            let deletions = sequence.current.events.filter { $0.hasPrefix("delete ") }
+            #expect(deletions.count == count, "the doomed parents and, by cascade, their children")
+        }
+    }
+}
