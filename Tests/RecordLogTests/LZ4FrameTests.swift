@@ -96,6 +96,25 @@ import TestSupport
         #expect(Array(output.dropFirst(3)) == frame)
     }
 
+    @Test("a frame compressed on two threads is the one-thread frame, byte for byte", arguments: Content.allCases)
+    func twoThreadsSameFrame(content: Content) throws {
+        var sources = [content.bytes]
+        // Block counts odd and even, and a last block short, full or of one byte.
+        if content == .textSeveralBlocks {
+            for size in [2 * LZ4Frame.blockSize - 1, 2 * LZ4Frame.blockSize, 2 * LZ4Frame.blockSize + 1, 5 * LZ4Frame.blockSize + 77] {
+                sources.append(Self.wordSoup(bytes: size))
+            }
+        }
+        for source in sources {
+            let serial = try LZ4Frame.compress(source)
+            var output: [UInt8] = [9, 8, 7]
+            try source.withUnsafeBytes { try LZ4Frame.compress($0, appendingTo: &output, twoThreadsFrom: 0) }
+            #expect(Array(output.prefix(3)) == [9, 8, 7], "\(source.count) bytes")
+            #expect(Array(output.dropFirst(3)) == serial, "\(source.count) bytes")
+            #expect(try LZ4Frame.decompress(Array(output.dropFirst(3)), limit: source.count) == source)
+        }
+    }
+
     @Test("our frames declare independent 64 KiB blocks, no checksums, no content size", arguments: Content.allCases)
     func frameFlags(content: Content) throws {
         let frame = try LZ4Frame.compress(content.bytes)

@@ -123,11 +123,13 @@ public struct RecordBatchBuilder: Sendable {
     /// Encodes the batch as ``encode(compression:partitionLeaderEpoch:)`` does, into `buffer`'s
     /// memory: its bytes are dropped, its capacity kept. A writer that takes the bytes back from
     /// each written batch (``EncodedBatch/bytes``) encodes commit after commit without allocating.
+    /// Records of `twoThreadsFrom` bytes or more are compressed on two threads
+    /// (``LZ4Frame/compress(_:appendingTo:twoThreadsFrom:)``: the same bytes, sooner).
     ///
     /// - Throws: `LogError.emptyBatch` when no record was appended.
-    public func encode(compression: CompressionCodec = .lz4, partitionLeaderEpoch: Int32 = 0, reusing buffer: consuming [UInt8]) throws
-        -> EncodedBatch
-    {
+    public func encode(
+        compression: CompressionCodec = .lz4, partitionLeaderEpoch: Int32 = 0, reusing buffer: consuming [UInt8], twoThreadsFrom: Int = .max
+    ) throws -> EncodedBatch {
         guard count > 0 else { throw LogError.emptyBatch }
         var bytes = buffer
         bytes.removeAll(keepingCapacity: true)
@@ -147,7 +149,7 @@ public struct RecordBatchBuilder: Sendable {
         bytes.appendInteger(Int32(count))
         switch compression {
         case .none: bytes.append(contentsOf: body)
-        case .lz4: try body.withUnsafeBytes { try LZ4Frame.compress($0, appendingTo: &bytes) }
+        case .lz4: try body.withUnsafeBytes { try LZ4Frame.compress($0, appendingTo: &bytes, twoThreadsFrom: twoThreadsFrom) }
         default: throw LogError.malformedBatch(reason: "RecordLog writes only lz4 or uncompressed batches")
         }
         bytes.setInteger(Int32(bytes.count - RecordBatchHeader.logOverhead), at: 8)

@@ -1,4 +1,5 @@
 import CLZ4
+import Dispatch
 
 /// LZ4 frames as Kafka writes them: independent 64 KiB blocks, no checksums beyond the frame
 /// header's own, no content size. Decoding accepts any valid frame — linked blocks, block and
@@ -44,7 +45,44 @@ public enum LZ4Frame {
         output.removeSubrange((start + written)...)
     }
 
-    /// Compresses a byte array into a new frame.
+    /// The bytes of a frame's header as we write it: magic, FLG, BD, header checksum.
+    static let headerSize = 7
+    /// The bytes of a frame's end mark (no content checksum follows it).
+    static let endMarkSize = 4
+    /// The most bytes of one block.
+    static let blockSize = 64 << 10
+
+    /// Compresses `source` into one frame appended to `output`, the blocks of its second half on
+    /// a second thread when `source` holds at least `twoThreadsFrom` bytes (and two blocks).
+    ///
+    /// The blocks are independent, so the frame is the same, byte for byte, as
+    /// ``compress(_:appendingTo:)`` makes on one thread: the first half is compressed as a frame
+    /// and the second as another, and the second's blocks replace the first's end mark.
+    public static func compress(_ source: UnsafeRawBufferPointer, appendingTo output: inout [UInt8], twoThreadsFrom: Int) throws {
+        let blocks = (source.count + blockSize - 1) / blockSize
+        guard source.count >= twoThreadsFrom, blocks >= 2, let base = source.baseAddress else {
+            return try compress(source, appendingTo: &output)
+        }
+        let split = (blocks / 2) * blockSize
+        let tail = TailCompression(source: UnsafeRawBufferPointer(start: base + split, count: source.count - split))
+        defer { tail.deallocate() }
+        let work = DispatchWorkItem { tail.run() }
+        DispatchQueue.global(qos: .userInitiated).async(execute: work)
+        let start = output.count
+        // The second thread reads `source` and writes its own buffer until waited for.
+        let head = Result { try compress(UnsafeRawBufferPointer(rebasing: source[..<split]), appendingTo: &output) }
+        work.wait()
+        try head.get()
+        let written = tail.written
+        guard LZ4F_isError(written) == 0, written >= headerSize + endMarkSize, output.count - start >= headerSize + endMarkSize else {
+            output.removeSubrange(start...)
+            throw LogError.malformedFrame(reason: "compression failed: \(errorName(written))")
+        }
+        output.removeLast(endMarkSize)
+        output.append(contentsOf: UnsafeRawBufferPointer(rebasing: tail.frame[headerSize..<written]))
+    }
+
+    /// Compresses a byte array into a new frame.    /// Compresses a byte array into a new frame.
     public static func compress(_ source: [UInt8]) throws -> [UInt8] {
         var output: [UInt8] = []
         try source.withUnsafeBytes { try compress($0, appendingTo: &output) }
@@ -199,4 +237,27 @@ private struct ChunkedOutput {
     func deallocate() {
         for (buffer, _) in overflow { buffer.deallocate() }
     }
+}
+
+/// The second half of a frame compressed on another thread: its source and its output buffer,
+/// both valid until the compressing thread has waited for it.
+private final class TailCompression: @unchecked Sendable {
+    // @unchecked: `written` is set by the second thread before the DispatchWorkItem's wait
+    // returns in the first, and read only after it.
+    let source: UnsafeRawBufferPointer
+    let frame: UnsafeMutableRawBufferPointer
+    var written = 0
+
+    init(source: UnsafeRawBufferPointer) {
+        self.source = source
+        var preferences = LZ4Frame.preferences()
+        frame = .allocate(byteCount: LZ4F_compressFrameBound(source.count, &preferences), alignment: 16)
+    }
+
+    func run() {
+        var preferences = LZ4Frame.preferences()
+        written = LZ4F_compressFrame(frame.baseAddress, frame.count, source.baseAddress, source.count, &preferences)
+    }
+
+    func deallocate() { frame.deallocate() }
 }

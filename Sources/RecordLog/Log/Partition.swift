@@ -81,7 +81,7 @@ public final class Partition: Sendable {
     ///
     /// With `.fsync` durability (the default) it returns once the batch is on disk.
     public func append(_ batch: RecordBatchBuilder) async throws -> Range<Int64> {
-        try await append(batch.encode(compression: options.compression))
+        try await append(batch.encode(compression: options.compression, reusing: [], twoThreadsFrom: options.twoThreadCompressionBytes))
     }
 
     /// Appends an encoded batch as one atomic commit; returns the offsets it was given.

@@ -150,7 +150,8 @@ extension Database {
         for delete in plan.deletes {
             batch.append(key: delete.name, value: nil, headers: buffers.headers.deleteHeaders(recordType: delete.recordType), timestamp: timestamp)
         }
-        return try batch.encode(compression: log.options.compression, reusing: buffers.takeBatchBytes())
+        return try batch.encode(
+            compression: log.options.compression, reusing: buffers.takeBatchBytes(), twoThreadsFrom: log.options.twoThreadCompressionBytes)
     }
 
     /// Writes a zone's batch (not yet durable), applies it to the state and the views, and files
