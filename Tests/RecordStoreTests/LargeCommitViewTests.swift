@@ -3,8 +3,8 @@ import Foundation
 import Testing
 
 @Suite struct LargeCommitViewTests {
-    /// A commit of `largeCommitItems` or more is folded into the views on a second thread while
-    /// the state takes it: when the call returns, every view holds it, in log order.
+    /// A commit of `largeCommitItems` or more is folded into the views on a second thread, after
+    /// the call returns: a view read after that holds it, in log order.
     @Test("a large commit is in every view, in log order, when modifyRecords returns")
     func largeCommitFoldedBeforeReturn() async throws {
         try await withTemporaryDatabase { database in
@@ -42,6 +42,25 @@ import Testing
             #expect(texts.current.texts["_defaultZone"]?.count == expected)
             let deletions = sequence.current.events.filter { $0.hasPrefix("delete ") }
             #expect(deletions.count == count, "the doomed parents and, by cascade, their children")
+        }
+    }
+
+    /// A zone deleted right after a large commit into it: the deletion must reach the views after
+    /// the commit's fold, which may still be running, or the views would keep the zone's records.
+    @Test("a zone deleted right after a large commit into it is gone from every view")
+    func zoneDeletedAfterLargeCommit() async throws {
+        try await withTemporaryDatabase { database in
+            let texts = try database.register(NoteTexts.self)
+            let sequence = try database.register(EventSequence.self)
+            for round in 0..<20 {
+                let zone = try await database.createZone(ZoneID(zoneName: "doomed\(round)"))
+                let records = (0..<database.maximumItemsPerRequest).map { makeRecord("n\($0)", zone: zone, ["text": .string("t\($0)")]) }
+                _ = try await database.modifyRecords(saving: records, deleting: [])
+                try await database.deleteZone(zone)
+                #expect(texts.current.texts[zone.zoneName] == nil, "round \(round)")
+                #expect(sequence.current.events.last == "zone deleted \(zone.zoneName)", "round \(round)")
+            }
+            #expect(texts.current == (try database.rebuild(NoteTexts.self)))
         }
     }
 }

@@ -17,9 +17,10 @@ extension Database {
     /// this `Database` see it as soon as it is written, a moment before: the state in memory moves
     /// in log order under the lock while the fsync is awaited outside it, so that concurrent
     /// writers share one fsync. A commit of ``largeCommitItems`` or more starts its fsync as soon
-    /// as it is written and folds itself into the views on a second thread, both while it is
-    /// applied to the state on the caller's. If that fsync fails the log refuses all further work, and
-    /// reopening the store shows exactly what reached the disk.
+    /// as it is written, while it is applied to the state, and is folded into the views on a
+    /// second thread (``ViewFeed``: a view read after the call returns waits for the fold). If
+    /// that fsync fails the log refuses all further work, and reopening the store shows exactly
+    /// what reached the disk.
     ///
     /// - Throws: `limitExceeded` for more than `maximumItemsPerRequest` items (400 unless the
     ///   database was opened with another limit), `invalidArguments` for an ID named twice.
@@ -92,9 +93,10 @@ extension Database {
         return results
     }
 
-    /// From this many items on, a commit overlaps its fdatasync and its views' fold with applying
-    /// itself to the state: for a smaller one the thread hand-offs would cost more than they
-    /// overlap (a single-record commit's state and views take a few microseconds).
+    /// From this many items on, a commit overlaps its fdatasync with applying itself to the state,
+    /// and its views' fold with the writer's next commit: for a smaller one the thread hand-offs
+    /// would cost more than they overlap (a single-record commit's state and views take a few
+    /// microseconds).
     static let largeCommitItems = 64
 
     /// Saves one record with the default policy and returns it as stored.
@@ -172,9 +174,8 @@ extension Database {
         let large = plan.saves.count + plan.deletes.count >= Self.largeCommitItems
         // Written: a large commit's fdatasync runs while its records are applied below.
         if large { pending.startDurable() }
-        // The views get the whole commit at once, each under one hold of its lock; a large
-        // commit's on a second thread, while this one applies it to the state.
-        var viewFold: BackgroundViewFold?
+        // The views get the whole commit at once; a large commit's fold runs on the feed's thread
+        // while this one applies it to the state and returns.
         if !state.views.isEmpty {
             var events: [ViewEvent] = []
             events.reserveCapacity(plan.saves.count + plan.deletes.count)
@@ -182,11 +183,7 @@ extension Database {
             for delete in plan.deletes {
                 events.append(.deleted(RecordID(recordName: delete.name, zoneID: plan.zoneID), recordType: delete.recordType))
             }
-            if large {
-                viewFold = BackgroundViewFold(views: state.views, events: events)
-            } else {
-                for view in state.views { view.apply(events) }
-            }
+            viewFeed.fold(events, into: state.views, inBackground: large)
         }
         committed.changes.reserveCapacity(plan.saves.count + plan.deletes.count)
         for index in plan.saves.indices {
@@ -202,7 +199,6 @@ extension Database {
             if requestedDeletes.contains(id) { results.deleteResults[id] = .success(()) }
             committed.changes.append(.deleted(id, recordType: delete.recordType))
         }
-        viewFold?.wait()
         committed.pending = pending
         return committed
     }

@@ -46,7 +46,7 @@ extension Database {
             batch.append(key: name, value: nil, headers: StoredEvent.headers(.deleteZone))
             let pending = try system.appendWithoutWaiting(batch.encode())
             state.zones[zoneID] = nil
-            for view in state.views { view.apply([.zoneDeleted(zoneID)]) }
+            viewFeed.fold([.zoneDeleted(zoneID)], into: state.views, inBackground: false)
             return pending
         }
         try await pending.durable()

@@ -5,17 +5,25 @@ public final class ViewHandle<View: MaterializedView>: Sendable {
     /// it, rather than replaying every zone's log.
     public let fromSnapshot: Bool
 
-    init(_ view: View, fromSnapshot: Bool) {
+    /// The database's feed, whose folds a read waits for.
+    private let feed: ViewFeed
+
+    init(_ view: View, fromSnapshot: Bool, feed: ViewFeed) {
         box = LockedValue(view)
         self.fromSnapshot = fromSnapshot
+        self.feed = feed
     }
 
-    /// The view as of the last commit.
-    public var current: View { box.withLock { $0 } }
+    /// The view as of the last commit that returned (or a later one).
+    public var current: View {
+        feed.waitForFolds()
+        return box.withLock { $0 }
+    }
 
-    /// Reads the view without copying it.
+    /// Reads the view without copying it, as of the last commit that returned (or a later one).
     public func read<Result>(_ body: (borrowing View) throws -> Result) rethrows -> Result {
-        try box.withLock { try body($0) }
+        feed.waitForFolds()
+        return try box.withLock { try body($0) }
     }
 }
 

@@ -43,7 +43,14 @@ enum CommitCost {
         let commits = stride(from: 0, to: records, by: 1000).map { start in (start..<min(start + 1000, records)).map(Dataset.row) }
         var seconds = 0.0
         var cpu = 0.0
-        for rows in commits { seconds += try await Measure.seconds { cpu += try await Measure.cpuSeconds { try await ours.saveCommit(rows) } } }
+        // Timed as one stretch, ending once the views have folded the last commit: a large
+        // commit's fold runs while the next commit is made.
+        seconds = try await Measure.seconds {
+            cpu = try await Measure.cpuSeconds {
+                for rows in commits { try await ours.saveCommit(rows) }
+                ours.viewsCaughtUp()
+            }
+        }
         return String(format: "%d records in commits of 1000, %@: %.2f µs per record (%.0f records/s without fsync), %.2f µs CPU per record",
             records, views ? "Notes views live" : "no views", seconds * 1e6 / Double(records), Double(records) / seconds, cpu * 1e6 / Double(records))
     }

@@ -44,6 +44,12 @@ final class Ours: @unchecked Sendable {
         _ = try await database.modifyRecords(saving: rows.map(Self.record), deleting: [])
     }
 
+    /// Returns once the Notes views have folded every commit that returned (a read of a view
+    /// waits for that).
+    func viewsCaughtUp() {
+        manager?.notes.read { _ in }
+    }
+
     /// Saves each row as its own commit, from `writers` concurrent tasks.
     func saveSingly(_ rows: [Dataset.Row], writers: Int) async throws {
         let database = self.database
