@@ -27,6 +27,8 @@ let package = Package(
         ),
         // CRC-32C (Castagnoli): slicing-by-8 in portable C, SSE4.2 when the CPU has it.
         .target(name: "CCRC32C"),
+        // The compiler's cache prefetch hint, which Swift does not expose.
+        .target(name: "CPrefetch"),
         .target(
             name: "RecordLog",
             dependencies: [
@@ -39,6 +41,7 @@ let package = Package(
             name: "RecordStore",
             dependencies: [
                 "RecordLog",
+                "CPrefetch",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

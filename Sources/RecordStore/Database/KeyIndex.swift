@@ -38,6 +38,9 @@ struct KeyIndex: Sendable {
         return Self.withUTF8(name) { SlotTable.hash($0, seed: seed) }
     }
 
+    /// Starts loading where a lookup of the name hashed `hash` begins (``SlotTable/prefetch(hash:)``).
+    func prefetch(hash: UInt32) { slots.prefetch(hash: hash) }
+
     /// Calls `body` with `name`'s UTF-8, without copying a native string.
     @inline(__always)
     static func withUTF8<Result>(_ name: String, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {

@@ -55,8 +55,13 @@ struct ZonePlanner {
             for id in deleting { plan.failures[id] = .zoneNotFound(zoneID) }
             return plan
         }
-        for record in saving {
-            do { plan.saves.append(try planSave(record, zone: zone)) } catch let error as RecordStoreError {
+        // Each name is hashed once, and the key index's buckets of them all are prefetched
+        // before the first lookup: in an index of a million names each lookup misses the cache,
+        // and a thousand misses one after another were a tenth of a large commit.
+        let nameHashes = saving.map { zone.records.hash($0.recordID.recordName) }
+        if nameHashes.count > 1 { for hash in nameHashes { zone.records.prefetch(hash: hash) } }
+        for (record, nameHash) in zip(saving, nameHashes) {
+            do { plan.saves.append(try planSave(record, nameHash: nameHash, zone: zone)) } catch let error as RecordStoreError {
                 plan.failures[record.recordID] = error
             }
         }
@@ -103,10 +108,9 @@ struct ZonePlanner {
         }
     }
 
-    private func planSave(_ record: Record, zone: ZoneState) throws -> ZonePlan.Save {
+    private func planSave(_ record: Record, nameHash: UInt32, zone: ZoneState) throws -> ZonePlan.Save {
         try record.validate()
         let name = record.recordID.recordName
-        let nameHash = zone.records.hash(name)
         guard let existing = zone.records[name, hash: nameHash] else {
             if policy == .ifServerRecordUnchanged, record.recordChangeTag != nil {
                 throw RecordStoreError(
