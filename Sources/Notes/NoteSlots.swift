@@ -48,6 +48,12 @@ struct NoteSlots: Sendable {
         ids.reserveCapacity(notes)
     }
 
+    /// Starts loading where a lookup of `id` begins (``SlotTable/prefetch(hash:)``).
+    func prefetch(id: String) {
+        var id = id
+        id.withUTF8 { ids.prefetch(hash: ids.hash(UnsafeRawBufferPointer($0))) }
+    }
+
     private func slot(of id: UnsafeBufferPointer<UInt8>) -> Int32? {
         ids.find(hash: ids.hash(UnsafeRawBufferPointer(id))) { isNote(at: $0, id: id) }
     }

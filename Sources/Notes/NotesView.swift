@@ -77,6 +77,12 @@ public struct NotesView: MappedSnapshotView {
         save(record)
     }
 
+    /// Starts loading the id table's bucket of a note about to be replayed.
+    public func prefetch(forSaved recordID: RecordID) {
+        guard recordID.zoneID == NotesRecords.zone else { return }
+        storage.prefetch(id: recordID.recordName)
+    }
+
     /// Files a saved record as ``NotesRecords/note(from:)`` maps it, without building the `Note`:
     /// the id, folder and content bytes go straight into the view (from the log on replay, from
     /// the record's strings on live commits).

@@ -106,7 +106,8 @@ extension Database {
         view.willReplay(liveRecordsByType: zones.reduce(into: [:]) { counts, zone in
             counts.merge(zone.records.liveRecordsByType, uniquingKeysWith: +)
         })
-        try Self.replay(zones, from: starts, saved: { view.apply(saved: $0) }, other: { view.apply($0) })
+        try Self.replay(
+            zones, from: starts, saved: { view.apply(saved: $0) }, other: { view.apply($0) }, upcoming: { view.prefetch(forSaved: $0) })
         view.didReplay()
         return (view, fromSnapshot)
     }
@@ -118,10 +119,11 @@ extension Database {
     /// Calls `saved` with every record saved in `zones`, read in place, and `other` with the
     /// other view events, from each zone's start (else the partition's first offset), zone after
     /// zone by name. Not generic: called from `build` for any view type, it runs specialized,
-    /// with no type metadata looked up per event. Long replays read on a second thread.
+    /// with no type metadata looked up per event. Long replays read on a second thread, and tell
+    /// `upcoming` the id of each save a few events before it is folded.
     static func replay(
         _ zones: [ZoneState], from starts: [ZoneID: Int64], pipelinedFrom minimumRecords: Int64 = pipelinedReplayMinimumRecords,
-        saved: (StoredRecord) -> Void, other: (ViewEvent) -> Void
+        saved: (StoredRecord) -> Void, other: (ViewEvent) -> Void, upcoming: (RecordID) -> Void = { _ in }
     ) throws {
         let zones = zones.sorted(by: { $0.zoneID.zoneName < $1.zoneID.zoneName })
         let records = zones.reduce(Int64(0)) { total, zone in
@@ -153,7 +155,7 @@ extension Database {
             })
             return chunk
         }, fold: { chunk in
-            try chunk.fold(saved: saved, other: other)
+            try chunk.fold(saved: saved, other: other, upcoming: upcoming)
         })
     }
 

@@ -48,6 +48,11 @@ public protocol MaterializedView: Sendable, Codable, Equatable {
     /// Called once a replay's events are folded in (after ``willReplay(liveRecordsByType:)``).
     /// The default does nothing.
     mutating func didReplay()
+    /// Called during a long replay a few events before a save of `recordID` is folded: a view
+    /// that files records in a large table may start loading what folding it will touch
+    /// (``SlotTable/prefetch(hash:)``), so that the cache misses of several records overlap
+    /// instead of coming one after another. It must not change the view. The default does nothing.
+    func prefetch(forSaved recordID: RecordID)
 }
 
 extension MaterializedView {
@@ -58,6 +63,9 @@ extension MaterializedView {
 
     /// Does nothing.
     public mutating func didReplay() {}
+
+    /// Does nothing.
+    public func prefetch(forSaved recordID: RecordID) {}
 
     /// Folds `.saved` with the materialized record.
     public mutating func apply(saved record: StoredRecord) {

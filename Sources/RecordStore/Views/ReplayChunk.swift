@@ -43,10 +43,19 @@ final class ReplayChunk: @unchecked Sendable {
         bytes.removeAll(keepingCapacity: true)
     }
 
-    /// Calls `saved` and `other` with the events in order, each save read in place.
-    func fold(saved: (StoredRecord) -> Void, other: (ViewEvent) -> Void) throws {
+    /// How many events ahead of the fold `upcoming` is told of a save.
+    static let lookahead = 8
+
+    /// Calls `saved` and `other` with the events in order, each save read in place, and
+    /// `upcoming` with the id of each save ``lookahead`` events before it.
+    func fold(saved: (StoredRecord) -> Void, other: (ViewEvent) -> Void, upcoming: (RecordID) -> Void = { _ in }) throws {
         try bytes.withUnsafeBytes { base in
-            for event in events {
+            for index in events.indices.prefix(Self.lookahead) {
+                if case .saved(let id, _) = events[index] { upcoming(id) }
+            }
+            for index in events.indices {
+                if index + Self.lookahead < events.count, case .saved(let id, _) = events[index + Self.lookahead] { upcoming(id) }
+                let event = events[index]
                 switch event {
                 case .saved(let id, let range):
                     saved(try StoredRecord(trusting: UnsafeRawBufferPointer(rebasing: base[range]), recordID: id))
