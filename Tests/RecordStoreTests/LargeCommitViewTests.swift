@@ -1,5 +1,6 @@
 import Foundation
 @testable import RecordStore
+import Synchronization
 import Testing
 
 @Suite struct LargeCommitViewTests {
@@ -61,6 +62,33 @@ import Testing
                 #expect(sequence.current.events.last == "zone deleted \(zone.zoneName)", "round \(round)")
             }
             #expect(texts.current == (try database.rebuild(NoteTexts.self)))
+        }
+    }
+
+    /// A reader may read one view inside another's `read` while large commits go on: each view
+    /// folds on its own thread, and a read waits only for its own view's fold, so the fold held
+    /// up by the outer view's lock is never the one the inner read waits for.
+    @Test("reading one view inside another while large commits fold does not deadlock", .timeLimit(.minutes(1)))
+    func nestedReadsDuringFolds() async throws {
+        try await withTemporaryDatabase { database in
+            let texts = try database.register(NoteTexts.self)
+            let sequence = try database.register(EventSequence.self)
+            let done = Atomic<Bool>(false)
+            let reader = Task.detached {
+                var reads = 0
+                while !done.load(ordering: .acquiring) {
+                    reads += texts.read { outer in sequence.read { $0.events.count } + outer.texts.count }
+                    reads += sequence.read { outer in texts.read { $0.texts.count } + outer.events.count }
+                }
+                return reads
+            }
+            for commit in 0..<50 {
+                let records = (0..<database.maximumItemsPerRequest).map { makeRecord("c\(commit)-\($0)", ["text": .string("x")]) }
+                _ = try await database.modifyRecords(saving: records, deleting: [])
+            }
+            done.store(true, ordering: .releasing)
+            _ = await reader.value
+            #expect(sequence.current.events.count == 50 * database.maximumItemsPerRequest)
         }
     }
 }

@@ -174,8 +174,8 @@ extension Database {
         let large = plan.saves.count + plan.deletes.count >= Self.largeCommitItems
         // Written: a large commit's fdatasync runs while its records are applied below.
         if large { pending.startDurable() }
-        // The views get the whole commit at once; a large commit's fold runs on the feed's thread
-        // while this one applies it to the state and returns.
+        // The views get the whole commit at once; a large commit's fold runs on each view's own
+        // thread while this one applies it to the state and returns.
         if !state.views.isEmpty {
             var events: [ViewEvent] = []
             events.reserveCapacity(plan.saves.count + plan.deletes.count)
@@ -183,7 +183,7 @@ extension Database {
             for delete in plan.deletes {
                 events.append(.deleted(RecordID(recordName: delete.name, zoneID: plan.zoneID), recordType: delete.recordType))
             }
-            viewFeed.fold(events, into: state.views, inBackground: large)
+            for view in state.views { view.fold(events, large) }
         }
         committed.changes.reserveCapacity(plan.saves.count + plan.deletes.count)
         for index in plan.saves.indices {

@@ -46,7 +46,7 @@ extension Database {
             batch.append(key: name, value: nil, headers: StoredEvent.headers(.deleteZone))
             let pending = try system.appendWithoutWaiting(batch.encode())
             state.zones[zoneID] = nil
-            viewFeed.fold([.zoneDeleted(zoneID)], into: state.views, inBackground: false)
+            for view in state.views { view.fold([.zoneDeleted(zoneID)], false) }
             return pending
         }
         try await pending.durable()

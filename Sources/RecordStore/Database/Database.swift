@@ -17,7 +17,7 @@ public final class Database: Sendable {
     struct State: Sendable {
         var zones: [ZoneID: ZoneState] = [:]
         var openReport = OpenReport()
-        /// Registered materialized views, fed every commit in log order (through `viewFeed`).
+        /// Registered materialized views, fed every commit in log order (each through its `ViewFeed`).
         var views: [ViewSink] = []
         /// The zones' positions the checkpoint on disk covers exactly, when known: a checkpoint
         /// of an unchanged store rewrites nothing.
@@ -51,8 +51,6 @@ public final class Database: Sendable {
     /// taking the lock for it made concurrent writers queue twice per commit.
     private let closed = Atomic<Bool>(false)
     let subscriptions = SubscriptionHub()
-    /// Folds commits into the registered views, in log order.
-    let viewFeed = ViewFeed()
     /// Serializes zone and subscription changes, whose durable write must finish before the next.
     let administration = AsyncLock()
     /// Serializes checkpoints, which write their files outside the state lock.

@@ -20,7 +20,7 @@ extension Database {
             if saved?.storeID != storeID { saved = nil }
             let positions = saved?.zones
             let (view, fromSnapshot) = try build(View.self, zones: Array(state.zones.values), from: &saved)
-            let handle = ViewHandle(view, fromSnapshot: fromSnapshot, feed: viewFeed)
+            let handle = ViewHandle(view, fromSnapshot: fromSnapshot)
             state.views.append(ViewSink(handle))
             if let positions, let checkpointed = state.checkpointed,
                 positions.mapValues({ CheckpointPosition(incarnation: $0.incarnation, offset: $0.offset) }) == checkpointed

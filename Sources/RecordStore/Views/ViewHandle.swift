@@ -5,13 +5,12 @@ public final class ViewHandle<View: MaterializedView>: Sendable {
     /// it, rather than replaying every zone's log.
     public let fromSnapshot: Bool
 
-    /// The database's feed, whose folds a read waits for.
-    private let feed: ViewFeed
+    /// Hands the view the commits; a read waits for its folds.
+    let feed = ViewFeed(viewName: View.name)
 
-    init(_ view: View, fromSnapshot: Bool, feed: ViewFeed) {
+    init(_ view: View, fromSnapshot: Bool) {
         box = LockedValue(view)
         self.fromSnapshot = fromSnapshot
-        self.feed = feed
     }
 
     /// The view as of the last commit that returned (or a later one).
@@ -35,9 +34,10 @@ struct ViewSink: Sendable {
     let name: String
     /// The typed handle, for a second registration of the same view to share it.
     let handle: any Sendable
-    /// Folds a commit's events, in order, under one hold of the view's lock: a reader sees a
-    /// commit whole or not at all.
-    let apply: @Sendable ([ViewEvent]) -> Void
+    /// Folds a commit's events, in order, under one hold of the view's lock (a reader sees a
+    /// commit whole or not at all): after the view's fold in flight, on the view's own thread
+    /// when the second argument is true, else now (``ViewFeed``).
+    let fold: @Sendable (_ events: [ViewEvent], _ inBackground: Bool) -> Void
     /// Takes the view as it is now (a copy-on-write copy, under the view's lock) and returns what
     /// writes its snapshot into the store's directory, for its store ID and zone positions: the
     /// writing runs after the database's lock is released, while commits go on.
@@ -48,9 +48,11 @@ struct ViewSink: Sendable {
     init<View: MaterializedView>(_ handle: ViewHandle<View>) {
         name = View.name
         self.handle = handle
-        apply = { events in
-            handle.box.withLock { view in
-                for event in events { view.apply(event) }
+        fold = { events, inBackground in
+            handle.feed.fold(inBackground: inBackground) {
+                handle.box.withLock { view in
+                    for event in events { view.apply(event) }
+                }
             }
         }
         takeSnapshot = {
