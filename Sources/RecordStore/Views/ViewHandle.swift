@@ -20,6 +20,10 @@ public final class ViewHandle<View: MaterializedView>: Sendable {
     }
 
     /// Reads the view without copying it, as of the last commit that returned (or a later one).
+    ///
+    /// `body` runs holding the view's lock, which commits need to fold into the view: it may read
+    /// other views, but must not call the database (a commit waiting for this view would wait
+    /// for `body`, and `body` for the commit).
     public func read<Result>(_ body: (borrowing View) throws -> Result) rethrows -> Result {
         feed.waitForFolds()
         return try box.withLock { try body($0) }
