@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import RecordLog
 
@@ -55,15 +56,24 @@ struct ZonePlanner {
             for id in deleting { plan.failures[id] = .zoneNotFound(zoneID) }
             return plan
         }
-        // Each name is hashed once, and the key index's buckets of them all are prefetched
-        // before the first lookup: in an index of a million names each lookup misses the cache,
-        // and a thousand misses one after another were a tenth of a large commit.
-        let nameHashes = saving.map { zone.records.hash($0.recordID.recordName) }
-        if nameHashes.count > 1 { for hash in nameHashes { zone.records.prefetch(hash: hash) } }
-        for (record, nameHash) in zip(saving, nameHashes) {
-            do { plan.saves.append(try planSave(record, nameHash: nameHash, zone: zone)) } catch let error as RecordStoreError {
-                plan.failures[record.recordID] = error
+        // Records are planned independently of each other (what they mean to each other is
+        // checked below): a large request plans its second half on a second thread.
+        if saving.count >= Self.twoThreadItems {
+            let half = saving.count / 2
+            let tail = TailPlanning()
+            let work = DispatchWorkItem { [self] in tail.result = Result { try planSaves(saving[half...], zone: zone) } }
+            DispatchQueue.global(qos: .userInitiated).async(execute: work)
+            let head = Result { try planSaves(saving[..<half], zone: zone) }
+            work.wait()
+            for part in [head, tail.result] {
+                let (saves, failures) = try part.get()
+                plan.saves += saves
+                for (id, error) in failures { plan.failures[id] = error }
             }
+        } else {
+            let (saves, failures) = try planSaves(saving[...], zone: zone)
+            plan.saves = saves
+            for (id, error) in failures { plan.failures[id] = error }
         }
         var deleted = Set<String>()
         for id in deleting {
@@ -106,6 +116,27 @@ struct ZonePlanner {
                 return plan
             }
         }
+    }
+
+    /// From this many saves on, a request is planned on two threads, half each.
+    static let twoThreadItems = 256
+
+    /// Plans `saving`, in order: each save planned, or its error.
+    private func planSaves(_ saving: ArraySlice<Record>, zone: ZoneState) throws -> (saves: [ZonePlan.Save], failures: [(RecordID, RecordStoreError)]) {
+        // Each name is hashed once, and the key index's buckets of them all are prefetched
+        // before the first lookup: in an index of a million names each lookup misses the cache,
+        // and a thousand misses one after another were a tenth of a large commit.
+        let nameHashes = saving.map { zone.records.hash($0.recordID.recordName) }
+        if nameHashes.count > 1 { for hash in nameHashes { zone.records.prefetch(hash: hash) } }
+        var saves: [ZonePlan.Save] = []
+        saves.reserveCapacity(saving.count)
+        var failures: [(RecordID, RecordStoreError)] = []
+        for (record, nameHash) in zip(saving, nameHashes) {
+            do { saves.append(try planSave(record, nameHash: nameHash, zone: zone)) } catch let error as RecordStoreError {
+                failures.append((record.recordID, error))
+            }
+        }
+        return (saves, failures)
     }
 
     private func planSave(_ record: Record, nameHash: UInt32, zone: ZoneState) throws -> ZonePlan.Save {
@@ -199,4 +230,10 @@ struct ZonePlanner {
         }
         return result
     }
+}
+
+/// The second half of a request planned on another thread: its result, set before the
+/// DispatchWorkItem's wait returns in the planning thread and read only after it.
+private final class TailPlanning: @unchecked Sendable {
+    var result: Result<(saves: [ZonePlan.Save], failures: [(RecordID, RecordStoreError)]), any Error> = .success(([], []))
 }

@@ -1,0 +1,98 @@
+import Foundation
+@testable import RecordStore
+import Testing
+
+/// A request of `ZonePlanner.twoThreadItems` saves or more is planned on two threads, half each:
+/// every item must get the outcome it gets alone, and the saves must be written in request order.
+@Suite struct LargeRequestPlanningTests {
+    /// What item `index` of the request is, by `index % 5`.
+    private enum Kind: Int, CaseIterable {
+        case new, edit, staleEdit, invalidKey, danglingReference
+    }
+
+    /// The store with `u0…` and `v0…` saved, and a request of `count` saves of every kind, in turn.
+    private func request(_ database: Database, count: Int) async throws -> [(Kind, Record)] {
+        let perKind = (count + 4) / 5
+        for prefix in ["u", "v"] {
+            let existing = (0..<perKind).map { makeRecord("\(prefix)\($0)", ["text": .string("old")]) }
+            _ = try await database.modifyRecords(saving: existing, deleting: [])
+        }
+        var items: [(Kind, Record)] = []
+        for index in 0..<count {
+            let kind = Kind(rawValue: index % 5) ?? .new
+            let serial = index / 5
+            var record: Record
+            switch kind {
+            case .new:
+                record = makeRecord("n\(serial)", ["text": .string("new \(serial)")])
+            case .edit:
+                record = try await database.record(for: RecordID(recordName: "u\(serial)"))
+                record["text"] = .string("edited \(serial)")
+            case .staleEdit:
+                record = try await database.record(for: RecordID(recordName: "v\(serial)"))
+                record = Record(recordType: record.recordType, recordID: record.recordID, sortedFields: [], recordChangeTag: "1-999999")
+                record["text"] = .string("stale \(serial)")
+            case .invalidKey:
+                record = makeRecord("i\(serial)", ["_text": .string("bad")])
+            case .danglingReference:
+                record = makeRecord("d\(serial)", ["text": .string("orphan")])
+                record["parent"] = .reference(Reference(recordID: RecordID(recordName: "ghost"), action: .deleteSelf))
+            }
+            items.append((kind, record))
+        }
+        return items
+    }
+
+    @Test("non-atomic: each item of a large request gets its own outcome; the saves are logged in request order")
+    func nonAtomicOutcomes() async throws {
+        try await withTemporaryDatabase { database in
+            let count = database.maximumItemsPerRequest
+            #expect(count >= ZonePlanner.twoThreadItems)
+            let items = try await request(database, count: count)
+            let token = try await database.fetchZoneChanges(in: .default, since: nil).changeToken
+            let result = try await database.modifyRecords(saving: items.map(\.1), deleting: [], atomically: false)
+            #expect(result.saveResults.count == count)
+            var saved: [String] = []
+            for (kind, record) in items {
+                let outcome = result.saveResults[record.recordID]
+                switch kind {
+                case .new, .edit:
+                    let stored = try #require(try outcome?.get())
+                    #expect(stored["text"] == record["text"])
+                    saved.append(record.recordID.recordName)
+                case .staleEdit:
+                    #expect(failure(outcome)?.code == .serverRecordChanged, "\(record.recordID)")
+                case .invalidKey:
+                    #expect(failure(outcome)?.code == .invalidArguments, "\(record.recordID)")
+                case .danglingReference:
+                    #expect(failure(outcome)?.code == .referenceViolation, "\(record.recordID)")
+                }
+            }
+            let changes = try await database.fetchZoneChanges(in: .default, since: token)
+            #expect(changes.changedRecords.map(\.recordID.recordName) == saved, "logged in request order")
+        }
+    }
+
+    @Test("atomic: one failing item of a large request writes nothing and fails the rest as batchRequestFailed")
+    func atomicWritesNothing() async throws {
+        try await withTemporaryDatabase { database in
+            let items = try await request(database, count: database.maximumItemsPerRequest)
+            let endBefore = try database.endOffset(.default)
+            let error = await #expect(throws: RecordStoreError.self) {
+                _ = try await database.modifyRecords(saving: items.map(\.1), deleting: [])
+            }
+            let errors = try #require(error?.partialErrors)
+            #expect(errors.count == items.count)
+            for (kind, record) in items {
+                let expected: RecordStoreError.Code = switch kind {
+                case .new, .edit: .batchRequestFailed
+                case .staleEdit: .serverRecordChanged
+                case .invalidKey: .invalidArguments
+                case .danglingReference: .referenceViolation
+                }
+                #expect(errors[record.recordID]?.code == expected, "\(record.recordID)")
+            }
+            #expect(try database.endOffset(.default) == endBefore)
+        }
+    }
+}
