@@ -61,19 +61,22 @@ struct ZonePlanner {
         if saving.count >= Self.twoThreadItems {
             let half = saving.count / 2
             let tail = TailPlanning()
-            let work = DispatchWorkItem { [self] in tail.result = Result { try planSaves(saving[half...], zone: zone) } }
-            DispatchQueue.global(qos: .userInitiated).async(execute: work)
-            let head = Result { try planSaves(saving[..<half], zone: zone) }
-            work.wait()
-            for part in [head, tail.result] {
-                let (saves, failures) = try part.get()
-                plan.saves += saves
-                for (id, error) in failures { plan.failures[id] = error }
+            let work = DispatchWorkItem { [self] in
+                tail.result = Result {
+                    var saves: [ZonePlan.Save] = [], failures: [RecordID: RecordStoreError] = [:]
+                    try planSaves(saving[half...], zone: zone, into: &saves, failures: &failures)
+                    return (saves, failures)
+                }
             }
+            DispatchQueue.global(qos: .userInitiated).async(execute: work)
+            let head = Result { try planSaves(saving[..<half], zone: zone, into: &plan.saves, failures: &plan.failures) }
+            work.wait()
+            try head.get()
+            let (saves, failures) = try tail.result.get()
+            plan.saves += saves
+            plan.failures.merge(failures) { first, _ in first }
         } else {
-            let (saves, failures) = try planSaves(saving[...], zone: zone)
-            plan.saves = saves
-            for (id, error) in failures { plan.failures[id] = error }
+            try planSaves(saving[...], zone: zone, into: &plan.saves, failures: &plan.failures)
         }
         var deleted = Set<String>()
         for id in deleting {
@@ -121,22 +124,26 @@ struct ZonePlanner {
     /// From this many saves on, a request is planned on two threads, half each.
     static let twoThreadItems = 256
 
-    /// Plans `saving`, in order: each save planned, or its error.
-    private func planSaves(_ saving: ArraySlice<Record>, zone: ZoneState) throws -> (saves: [ZonePlan.Save], failures: [(RecordID, RecordStoreError)]) {
+    /// Plans `saving`, in order, appending each save planned to `saves` or filing its error.
+    private func planSaves(
+        _ saving: ArraySlice<Record>, zone: ZoneState, into saves: inout [ZonePlan.Save], failures: inout [RecordID: RecordStoreError]
+    ) throws {
+        func plan(_ record: Record, nameHash: UInt32) throws {
+            do { saves.append(try planSave(record, nameHash: nameHash, zone: zone)) } catch let error as RecordStoreError {
+                failures[record.recordID] = error
+            }
+        }
+        guard saving.count > 1 else {
+            if let record = saving.first { try plan(record, nameHash: zone.records.hash(record.recordID.recordName)) }
+            return
+        }
         // Each name is hashed once, and the key index's buckets of them all are prefetched
         // before the first lookup: in an index of a million names each lookup misses the cache,
         // and a thousand misses one after another were a tenth of a large commit.
         let nameHashes = saving.map { zone.records.hash($0.recordID.recordName) }
-        if nameHashes.count > 1 { for hash in nameHashes { zone.records.prefetch(hash: hash) } }
-        var saves: [ZonePlan.Save] = []
-        saves.reserveCapacity(saving.count)
-        var failures: [(RecordID, RecordStoreError)] = []
-        for (record, nameHash) in zip(saving, nameHashes) {
-            do { saves.append(try planSave(record, nameHash: nameHash, zone: zone)) } catch let error as RecordStoreError {
-                failures.append((record.recordID, error))
-            }
-        }
-        return (saves, failures)
+        for hash in nameHashes { zone.records.prefetch(hash: hash) }
+        saves.reserveCapacity(saves.count + saving.count)
+        for (record, nameHash) in zip(saving, nameHashes) { try plan(record, nameHash: nameHash) }
     }
 
     private func planSave(_ record: Record, nameHash: UInt32, zone: ZoneState) throws -> ZonePlan.Save {
@@ -235,5 +242,5 @@ struct ZonePlanner {
 /// The second half of a request planned on another thread: its result, set before the
 /// DispatchWorkItem's wait returns in the planning thread and read only after it.
 private final class TailPlanning: @unchecked Sendable {
-    var result: Result<(saves: [ZonePlan.Save], failures: [(RecordID, RecordStoreError)]), any Error> = .success(([], []))
+    var result: Result<(saves: [ZonePlan.Save], failures: [RecordID: RecordStoreError]), any Error> = .success(([], [:]))
 }

@@ -22,16 +22,22 @@ final class ViewFeed: Sendable {
         queue = DispatchQueue(label: "RecordStore.view." + viewName, qos: .userInitiated)
     }
 
-    /// Runs `fold`: on the feed's thread when `inBackground`, else now. Called with the
-    /// database's lock held, so that commits reach the feed in log order.
-    func fold(inBackground: Bool, _ fold: @escaping @Sendable () -> Void) {
+    /// Runs `fold` on the feed's thread, after the fold in flight. Called with the database's
+    /// lock held, so that commits reach the feed in log order.
+    func foldInBackground(_ fold: @escaping @Sendable () -> Void) {
         waitForFolds()
-        guard inBackground else { return fold() }
         folds.enter()
         queue.async { [folds] in
             fold()
             folds.leave()
         }
+    }
+
+    /// Runs `fold` now, on this thread, after the fold in flight. Called with the database's lock
+    /// held, so that commits reach the feed in log order.
+    func foldNow(_ fold: () -> Void) {
+        waitForFolds()
+        fold()
     }
 
     /// Returns once every fold handed over so far is done.

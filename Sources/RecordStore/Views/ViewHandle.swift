@@ -53,11 +53,13 @@ struct ViewSink: Sendable {
         name = View.name
         self.handle = handle
         fold = { events, inBackground in
-            handle.feed.fold(inBackground: inBackground) {
+            @Sendable func apply() {
                 handle.box.withLock { view in
                     for event in events { view.apply(event) }
                 }
             }
+            // A small commit's fold forms no escaping closure: it runs on every commit.
+            if inBackground { handle.feed.foldInBackground(apply) } else { handle.feed.foldNow(apply) }
         }
         takeSnapshot = {
             let view = handle.current
