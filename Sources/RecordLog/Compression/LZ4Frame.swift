@@ -82,7 +82,7 @@ public enum LZ4Frame {
         output.append(contentsOf: UnsafeRawBufferPointer(rebasing: tail.frame[headerSize..<written]))
     }
 
-    /// Compresses a byte array into a new frame.    /// Compresses a byte array into a new frame.
+    /// Compresses a byte array into a new frame.
     public static func compress(_ source: [UInt8]) throws -> [UInt8] {
         var output: [UInt8] = []
         try source.withUnsafeBytes { try compress($0, appendingTo: &output) }
