@@ -43,6 +43,12 @@ import Testing
         #expect(array.elementsEqual((0..<count).lazy.map { UInt64($0) &* 3 }))
         let zeros = MappedArray<UInt32>(repeating: 0, count: 2 << 20)
         #expect(zeros.count == 2 << 20 && zeros.allSatisfy { $0 == 0 })
+        // A large array of zeros is left as the fresh mapping gives it; any other value is written.
+        let sevens = MappedArray<UInt32>(repeating: 7, count: 2 << 20)
+        #expect(sevens.count == 2 << 20 && sevens.allSatisfy { $0 == 7 })
+        var grown = zeros
+        grown.append(9)
+        #expect(grown.count == (2 << 20) + 1 && grown.dropLast().allSatisfy { $0 == 0 } && grown.last == 9)
     }
 
     @Test("an array made over the same bytes as another, then dropped, leaves the other's changes alone")

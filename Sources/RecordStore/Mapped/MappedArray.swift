@@ -24,10 +24,15 @@ public struct MappedArray<Element: BitwiseCopyable & Sendable>: RandomAccessColl
     }
 
     /// `count` copies of `element`, on the heap.
+    ///
+    /// A large array of zeros is not written: its mapping of its own (``HugePageAllocation``)
+    /// holds zeros already, and its pages are faulted in as they are first touched. A hash table
+    /// reserved for a million names was otherwise zeroed twice, by the kernel and by `memset`.
     @inlinable public init(repeating element: Element, count: Int) {
         self.init()
         reserveCapacity(count)
-        base?.initialize(repeating: element, count: count)
+        let zeros = withUnsafeBytes(of: element) { bytes in bytes.allSatisfy { $0 == 0 } }
+        if !zeros || (storage?.ownMapping ?? 0) == 0 { base?.initialize(repeating: element, count: count) }
         storedCount = count
     }
 
