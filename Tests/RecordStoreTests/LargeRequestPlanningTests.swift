@@ -95,4 +95,30 @@ import Testing
             #expect(try database.endOffset(.default) == endBefore)
         }
     }
+
+    /// A large commit is planned on two threads and its frame compressed on two: still one batch,
+    /// dense offsets, each save under the change tag its offset gives, in request order.
+    @Test("a large commit's saves and deletes are one batch, in request order, each save tagged with its offset")
+    func largeCommitWrittenInOrder() async throws {
+        try await withTemporaryDatabase { database in
+            let doomed = (0..<10).map { makeRecord("old\($0)", ["text": .string("old")]) }
+            _ = try await database.modifyRecords(saving: doomed, deleting: [])
+            let start = try database.endOffset(.default)
+            let saves = (0..<(database.maximumItemsPerRequest - doomed.count)).map {
+                makeRecord("s\($0)", ["text": .string(String(repeating: "text \($0) ", count: 1 + $0 % 200))])
+            }
+            #expect(saves.count >= ZonePlanner.twoThreadItems)
+            let result = try await database.modifyRecords(saving: saves, deleting: doomed.map(\.recordID))
+            #expect(try database.batchCount(.default, from: start) == 1)
+            let logged = try database.log.partition(for: ZoneID.default.zoneName).records(from: start)
+            #expect(logged.map(\.offset) == (start..<start + Int64(saves.count + doomed.count)).map { $0 })
+            #expect(logged.map(\.keyString) == saves.map(\.recordID.recordName) + doomed.map(\.recordID.recordName))
+            let incarnation = try database.zone(.default).incarnation
+            for (index, save) in saves.enumerated() {
+                let stored = try #require(try result.saveResults[save.recordID]?.get())
+                #expect(stored.recordChangeTag == ChangeTag.make(incarnation: incarnation, offset: start + Int64(index)))
+                #expect(try await database.record(for: save.recordID) == stored)
+            }
+        }
+    }
 }
