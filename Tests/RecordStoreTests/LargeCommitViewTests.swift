@@ -91,4 +91,31 @@ import Testing
             #expect(sequence.current.events.count == 50 * database.maximumItemsPerRequest)
         }
     }
+
+    /// Writers committing at once, each a large commit and at once a small one, saves and
+    /// deletes: the folds reach each view in log order, whichever thread runs them.
+    @Test("concurrent large and small commits leave every view equal to its replay")
+    func concurrentMixedCommits() async throws {
+        try await withTemporaryDatabase { database in
+            let texts = try database.register(NoteTexts.self)
+            let sequence = try database.register(EventSequence.self)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for writer in 0..<4 {
+                    group.addTask {
+                        for round in 0..<12 {
+                            let large = (0..<database.maximumItemsPerRequest).map { makeRecord("w\(writer)-r\(round)-\($0)", ["text": .string("v\(round)")]) }
+                            _ = try await database.modifyRecords(saving: large, deleting: [])
+                            // Right after: a small commit that edits and deletes what the large one saved.
+                            var edited = try await database.record(for: large[0].recordID)
+                            edited["text"] = .string("edited")
+                            _ = try await database.modifyRecords(saving: [edited], deleting: [large[1].recordID])
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            #expect(texts.current == (try database.rebuild(NoteTexts.self)))
+            #expect(sequence.current == (try database.rebuild(EventSequence.self)))
+        }
+    }
 }
