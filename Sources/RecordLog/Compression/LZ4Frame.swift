@@ -1,5 +1,4 @@
 import CLZ4
-import Dispatch
 
 /// LZ4 frames as Kafka writes them: independent 64 KiB blocks, no checksums beyond the frame
 /// header's own, no content size. Decoding accepts any valid frame — linked blocks, block and
@@ -64,16 +63,13 @@ public enum LZ4Frame {
             return try compress(source, appendingTo: &output)
         }
         let split = (blocks / 2) * blockSize
-        let tail = TailCompression(source: UnsafeRawBufferPointer(start: base + split, count: source.count - split))
+        let tail = TailFrame(source: UnsafeRawBufferPointer(start: base + split, count: source.count - split))
         defer { tail.deallocate() }
-        let work = DispatchWorkItem { tail.run() }
-        DispatchQueue.global(qos: .userInitiated).async(execute: work)
         let start = output.count
-        // The second thread reads `source` and writes its own buffer until waited for.
-        let head = Result { try compress(UnsafeRawBufferPointer(rebasing: source[..<split]), appendingTo: &output) }
-        work.wait()
-        try head.get()
-        let written = tail.written
+        // The second thread reads `source` and writes its own buffer until `run` returns.
+        let written = try SecondThread.run({ tail.compress() }, while: {
+            try compress(UnsafeRawBufferPointer(rebasing: source[..<split]), appendingTo: &output)
+        })
         guard LZ4F_isError(written) == 0, written >= headerSize + endMarkSize, output.count - start >= headerSize + endMarkSize else {
             output.removeSubrange(start...)
             throw LogError.malformedFrame(reason: "compression failed: \(errorName(written))")
@@ -239,14 +235,13 @@ private struct ChunkedOutput {
     }
 }
 
-/// The second half of a frame compressed on another thread: its source and its output buffer,
-/// both valid until the compressing thread has waited for it.
-private final class TailCompression: @unchecked Sendable {
-    // @unchecked: `written` is set by the second thread before the DispatchWorkItem's wait
-    // returns in the first, and read only after it.
+/// The second half of a frame, compressed on another thread into a buffer of its own: its
+/// source and that buffer stay valid until the compressing thread has waited for it.
+private final class TailFrame: @unchecked Sendable {
+    // @unchecked: the pointers are read by one thread at a time (the second, then the first once
+    // `SecondThread.run` returned).
     let source: UnsafeRawBufferPointer
     let frame: UnsafeMutableRawBufferPointer
-    var written = 0
 
     init(source: UnsafeRawBufferPointer) {
         self.source = source
@@ -254,9 +249,10 @@ private final class TailCompression: @unchecked Sendable {
         frame = .allocate(byteCount: LZ4F_compressFrameBound(source.count, &preferences), alignment: 16)
     }
 
-    func run() {
+    /// Compresses `source` into `frame` as one frame; returns liblz4's result (a size or an error code).
+    func compress() -> Int {
         var preferences = LZ4Frame.preferences()
-        written = LZ4F_compressFrame(frame.baseAddress, frame.count, source.baseAddress, source.count, &preferences)
+        return LZ4F_compressFrame(frame.baseAddress, frame.count, source.baseAddress, source.count, &preferences)
     }
 
     func deallocate() { frame.deallocate() }

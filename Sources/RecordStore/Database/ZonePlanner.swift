@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import RecordLog
 
@@ -60,19 +59,13 @@ struct ZonePlanner {
         // checked below): a large request plans its second half on a second thread.
         if saving.count >= Self.twoThreadItems {
             let half = saving.count / 2
-            let tail = TailPlanning()
-            let work = DispatchWorkItem { [self] in
-                tail.result = Result {
-                    var saves: [ZonePlan.Save] = [], failures: [RecordID: RecordStoreError] = [:]
-                    try planSaves(saving[half...], zone: zone, into: &saves, failures: &failures)
-                    return (saves, failures)
-                }
-            }
-            DispatchQueue.global(qos: .userInitiated).async(execute: work)
-            let head = Result { try planSaves(saving[..<half], zone: zone, into: &plan.saves, failures: &plan.failures) }
-            work.wait()
-            try head.get()
-            let (saves, failures) = try tail.result.get()
+            let (saves, failures) = try SecondThread.run({ [self] in
+                var saves: [ZonePlan.Save] = [], failures: [RecordID: RecordStoreError] = [:]
+                try planSaves(saving[half...], zone: zone, into: &saves, failures: &failures)
+                return (saves, failures)
+            }, while: {
+                try planSaves(saving[..<half], zone: zone, into: &plan.saves, failures: &plan.failures)
+            })
             plan.saves += saves
             plan.failures.merge(failures) { first, _ in first }
         } else {
@@ -239,8 +232,3 @@ struct ZonePlanner {
     }
 }
 
-/// The second half of a request planned on another thread: its result, set before the
-/// DispatchWorkItem's wait returns in the planning thread and read only after it.
-private final class TailPlanning: @unchecked Sendable {
-    var result: Result<(saves: [ZonePlan.Save], failures: [RecordID: RecordStoreError]), any Error> = .success(([], [:]))
-}
