@@ -155,6 +155,52 @@ import TestSupport
         }
     }
 
+    /// XXH32 with seed 0 of fewer than 16 bytes: what an LZ4 frame's header checksum is made of.
+    static func xxh32Short(_ bytes: [UInt8]) -> UInt32 {
+        let p1: UInt32 = 2_654_435_761, p2: UInt32 = 2_246_822_519, p3: UInt32 = 3_266_489_917
+        let p4: UInt32 = 668_265_263, p5: UInt32 = 374_761_393
+        func rotl(_ x: UInt32, _ r: UInt32) -> UInt32 { (x << r) | (x >> (32 - r)) }
+        var hash = p5 &+ UInt32(bytes.count)
+        var index = 0
+        while index + 4 <= bytes.count {
+            let word = UInt32(bytes[index]) | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2]) << 16 | UInt32(bytes[index + 3]) << 24
+            hash = rotl(hash &+ word &* p3, 17) &* p4
+            index += 4
+        }
+        while index < bytes.count {
+            hash = rotl(hash &+ UInt32(bytes[index]) &* p5, 11) &* p1
+            index += 1
+        }
+        hash ^= hash >> 15
+        hash = hash &* p2
+        hash ^= hash >> 13
+        hash = hash &* p3
+        return hash ^ (hash >> 16)
+    }
+
+    @Test("a small frame that claims a huge content size is malformed, refused before anything that size is allocated")
+    func hugeClaimOfASmallFrame() throws {
+        var frame = Self.liblz4Frame(Self.wordSoup(bytes: 1000), linked: false, declareContentSize: true)
+        // Bytes 6..<14: the declared content size (little-endian); byte 14: the header checksum.
+        let claim: UInt64 = 200 << 20
+        for index in 0..<8 { frame[6 + index] = UInt8(truncatingIfNeeded: claim >> (8 * UInt64(index))) }
+        frame[14] = UInt8(truncatingIfNeeded: Self.xxh32Short(Array(frame[4..<14])) >> 8)
+        let reason = Self.malformedFrameReason { try LZ4Frame.decompress(frame, limit: LogOptions.defaultMaxDecompressedBytes) }
+        #expect(reason?.contains("bytes of LZ4 can hold") == true, "\(String(describing: reason))")
+    }
+
+    @Test("decompression sizes its buffer by the frame's own size, not by a large hint or limit")
+    func bufferBoundedByFrameSize() throws {
+        let source = Self.wordSoup(bytes: 3000)
+        let frame = try LZ4Frame.compress(source)
+        var buffer: [UInt8] = []
+        let count = try frame.withUnsafeBytes {
+            try LZ4Frame.decompress($0, reusing: &buffer, sizeHint: 1 << 30, limit: LogOptions.defaultMaxDecompressedBytes)
+        }
+        #expect(Array(buffer[..<count]) == source)
+        #expect(buffer.count <= LZ4Frame.decompressedBound(frameBytes: frame.count))
+    }
+
     @Test("a frame that expands past the limit is refused", arguments: [false, true])
     func realExpansionIsRefused(linked: Bool) throws {
         let zeros = [UInt8](repeating: 0, count: 4 << 20)

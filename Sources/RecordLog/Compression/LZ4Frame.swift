@@ -126,7 +126,16 @@ public enum LZ4Frame {
         if LZ4F_isError(headerResult) != 0 {
             throw LogError.malformedFrame(reason: errorName(headerResult))
         }
+        // Bounded by the frame's own size as well as by the caller's limit: a small frame that
+        // claims a huge size must not make us allocate it.
+        let bound = decompressedBound(frameBytes: source.count)
+        if info.contentSize > UInt64(bound) {
+            throw LogError.malformedFrame(
+                reason: "the frame declares \(info.contentSize) bytes, more than \(source.count) bytes of LZ4 can hold")
+        }
         if info.contentSize > UInt64(limit) { throw LogError.decompressedSizeExceeded(limit: limit) }
+        let callerLimit = limit
+        let limit = min(limit, bound)
         let firstCapacity = max(0, min(limit, info.contentSize > 0 ? Int(info.contentSize) : max(sizeHint, 256)))
         if output.count < firstCapacity {
             // With room (an eighth more, or twice the old size): batches of a scan differ by a
@@ -137,11 +146,16 @@ public enum LZ4Frame {
 
         var decoder = ChunkedOutput(limit: limit)
         defer { decoder.deallocate() }
-        let firstCount = try output.withUnsafeMutableBytes { buffer in
-            // Never more than the limit in the first chunk: past it, the decoder stops.
-            try decoder.run(
-                context: context, source: source, consumed: consumed,
-                firstChunk: UnsafeMutableRawBufferPointer(rebasing: buffer[..<min(buffer.count, limit)]))
+        let firstCount: Int
+        do {
+            firstCount = try output.withUnsafeMutableBytes { buffer in
+                // Never more than the limit in the first chunk: past it, the decoder stops.
+                try decoder.run(
+                    context: context, source: source, consumed: consumed,
+                    firstChunk: UnsafeMutableRawBufferPointer(rebasing: buffer[..<min(buffer.count, limit)]))
+            }
+        } catch LogError.decompressedSizeExceeded where limit < callerLimit {
+            throw LogError.malformedFrame(reason: "the frame decodes to more than \(source.count) bytes of LZ4 can hold")
         }
         var count = firstCount
         if decoder.total > firstCount {
@@ -159,6 +173,14 @@ public enum LZ4Frame {
     /// Decompresses a frame held in a byte array.
     public static func decompress(_ source: [UInt8], sizeHint: Int = 0, limit: Int) throws -> [UInt8] {
         try source.withUnsafeBytes { try decompress($0, sizeHint: sizeHint, limit: limit) }
+    }
+
+    /// The most bytes `frameBytes` bytes of LZ4 frame can decompress to: a block expands at most
+    /// 255:1 (each extra byte of a match's length adds 255 bytes of output), so no valid frame
+    /// exceeds this, however large it claims to be.
+    static func decompressedBound(frameBytes: Int) -> Int {
+        let (product, overflow) = frameBytes.multipliedReportingOverflow(by: 255)
+        return overflow ? Int.max : product + 4096
     }
 
     static func errorName(_ code: Int) -> String {
