@@ -27,6 +27,9 @@ let package = Package(
         ),
         // CRC-32C (Castagnoli): slicing-by-8 in portable C, SSE4.2 when the CPU has it.
         .target(name: "CCRC32C"),
+        // Starting a file range's writeback without waiting (sync_file_range), which Swift's
+        // Glibc module does not export.
+        .target(name: "CWriteback"),
         // The compiler's cache prefetch hint, which Swift does not expose.
         .target(name: "CPrefetch"),
         .target(
@@ -34,6 +37,7 @@ let package = Package(
             dependencies: [
                 "CLZ4",
                 "CCRC32C",
+                "CWriteback",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -39,6 +39,9 @@ public enum LogError: Error, Sendable, Equatable {
     case poisoned(reason: String)
     /// A store directory that holds something other than a RecordLog store.
     case notAStore(path: String, reason: String)
+    /// One of the store's own small files (`recordlog.meta`, a zone's `zone.name`) is damaged:
+    /// the rest of the store may be intact. Nothing was changed.
+    case damagedFile(path: String, reason: String)
 }
 
 extension LogError: CustomStringConvertible {
@@ -50,8 +53,8 @@ extension LogError: CustomStringConvertible {
             return "the store at \(path) is open for writing by another process or Log; close it, "
                 + "or open this one read-only"
         case .corruptBatch(let file, let position, let offset, let reason):
-            return "corrupt batch in \(file) at byte \(position) (offset \(offset)): \(reason); valid data "
-                + "follows it, so nothing was truncated. Run repair to salvage the log up to this point"
+            return "corrupt batch in \(file) at byte \(position) (offset \(offset)): \(reason). Nothing was changed. "
+                + "Run repair (Log.repair) to salvage the log up to this point; it keeps every removed byte in lost+found"
         case .malformedBatch(let reason):
             return "not a valid Kafka v2 record batch: \(reason)"
         case .malformedFrame(let reason):
@@ -80,6 +83,9 @@ extension LogError: CustomStringConvertible {
             return "the log stopped accepting writes after a failed fsync (\(reason)); close and reopen it"
         case .notAStore(let path, let reason):
             return "\(path) is not a RecordLog store: \(reason)"
+        case .damagedFile(let path, let reason):
+            return "\(path) is damaged: \(reason). Nothing was changed; restore the file (Log.repair rewrites a zone.name "
+                + "from its directory's name when that name is not abbreviated)"
         }
     }
 }

@@ -23,17 +23,45 @@ import Testing
         }
     }
 
-    @Test("every cut point of the last batch recovers exactly the batches before it")
+    /// Expects the writer's and a read-only open to refuse the store with `corruptBatch` at this
+    /// place; returns the reasons given.
+    @discardableResult
+    static func expectRefusedBothWays(
+        _ store: String, file: String, position: Int64, offset: Int64, sourceLocation: SourceLocation = #_sourceLocation
+    ) -> [String] {
+        var reasons: [String] = []
+        for readOnly in [false, true] {
+            let error = openingError(store, options: fastOptions(readOnly: readOnly))
+            guard case .corruptBatch(let found, let at, let expected, let reason)? = error else {
+                Issue.record("expected corruptBatch, got \(String(describing: error)) (readOnly: \(readOnly))", sourceLocation: sourceLocation)
+                continue
+            }
+            #expect(found == file, sourceLocation: sourceLocation)
+            #expect(at == position, sourceLocation: sourceLocation)
+            #expect(expected == offset, sourceLocation: sourceLocation)
+            #expect(!reason.isEmpty, sourceLocation: sourceLocation)
+            reasons.append(reason)
+        }
+        return reasons
+    }
+
+    @Test("every cut point of a last batch that was never made durable recovers exactly the batches before it")
     func tornLastBatch() async throws {
         try await withStorePath { store in
             let events = Sample.events(0..<12)
-            try await makeStore(at: store, options: fastOptions(), events: events, batchSize: 4)
+            // The store as its writer left it when it died; each cut starts again from it.
+            let crashed = store + "-crashed"
+            defer { try? FileManager.default.removeItem(atPath: crashed) }
+            try await makeCrashedStore(at: crashed, options: fastOptions(), events: events, batchSize: 4, unsynced: 4)
             let path = try partitionDirectory(store) + "/" + Self.segmentName
-            let full = try readBytes(path)
+            let written = try readBytes(try partitionDirectory(crashed) + "/" + Self.segmentName)
+            let full = Array(written[..<(try Self.boundaries(written).last!)])
             let bounds = try Self.boundaries(full)
             try #require(bounds.count == 4)
             let previousEnd = bounds[2]
             for cut in previousEnd..<full.count {
+                try? FileManager.default.removeItem(atPath: store)
+                try FileManager.default.copyItem(atPath: crashed, toPath: store)
                 try writeBytes(Array(full[..<cut]), to: path)
                 let log = try Log(directory: store, options: fastOptions())
                 let notes = try log.partition(for: "Notes")
@@ -80,9 +108,10 @@ import Testing
     func readOnlyTornTail() async throws {
         try await withStorePath { store in
             let events = Sample.events(0..<8)
-            try await makeStore(at: store, options: fastOptions(), events: events, batchSize: 4)
+            try await makeCrashedStore(at: store, options: fastOptions(), events: events, batchSize: 4, unsynced: 4)
             let path = try partitionDirectory(store) + "/" + Self.segmentName
-            let torn = Array(try readBytes(path).dropLast(5))
+            let written = try readBytes(path)
+            let torn = Array(written[..<(try Self.boundaries(written).last! - 5)])
             try writeBytes(torn, to: path)
             let log = try Log(directory: store, options: fastOptions(readOnly: true))
             #expect(log.recoveryReport.isClean)
@@ -109,17 +138,7 @@ import Testing
             let corrupt = flipping(original, byte: bounds[2] + byteInBatch, bit: 4)
             try writeBytes(corrupt, to: path)
             let filesBefore = try listDirectory(directory)
-            for readOnly in [false, true] {
-                let error = Self.openingError(store, options: fastOptions(readOnly: readOnly))
-                guard case .corruptBatch(let file, let position, let offset, let reason)? = error else {
-                    Issue.record("expected corruptBatch, got \(String(describing: error)) (readOnly: \(readOnly))")
-                    continue
-                }
-                #expect(file == path)
-                #expect(position == Int64(bounds[2]))
-                #expect(offset == 8)
-                #expect(!reason.isEmpty)
-            }
+            Self.expectRefusedBothWays(store, file: path, position: Int64(bounds[2]), offset: 8)
             #expect(try readBytes(path) == corrupt, "the damaged file is left as it was")
             #expect(try listDirectory(directory) == filesBefore)
         }

@@ -96,6 +96,21 @@ func makeStore(
     try log.close()
 }
 
+/// A store whose writer died: its events' batches up to the last `unsynced` events were made
+/// durable (synced), the rest written without a sync, and the log never closed — as a process
+/// killed right after writing them. `options` must be `.noSyncUnsafe` (`fastOptions()`). The
+/// active segment keeps the zeros preallocated ahead of the appends.
+func makeCrashedStore(
+    at path: String, options: LogOptions, events: [Event], batchSize: Int, unsynced: Int, zone: String = "Notes"
+) async throws {
+    let log = try Log(directory: path, options: options)
+    let partition = try log.createPartition(for: zone)
+    _ = try await partition.append(Array(events.dropLast(unsynced)), batchSize: batchSize)
+    try log.sync()
+    _ = try await partition.append(Array(events.suffix(unsynced)), batchSize: batchSize)
+    // No close: the write lock goes with the last reference, as it goes with a killed process.
+}
+
 /// The path of zone "Notes"'s partition directory in a store.
 func partitionDirectory(_ store: String, zone: String = "Notes") throws -> String {
     store + "/zones/" + (try ZoneDirectoryName.encode(zone))

@@ -15,11 +15,23 @@ final class GroupCommitter: Sendable {
         var written: UInt64 = 0
         var durable: UInt64 = 0
         var syncing = false
-        var dirty: [ObjectIdentifier: OpenFile] = [:]
+        /// The files written since the last sync, each with the durable-end mark that its sync
+        /// makes true (the end of its latest write), for partitions that keep one.
+        var dirty: [ObjectIdentifier: DirtyFile] = [:]
         var waiters: [(sequence: UInt64, continuation: CheckedContinuation<Void, any Error>)] = []
         var failure: LogError?
         /// How many group syncs ran (each one fdatasync per dirty file).
         var syncs = 0
+    }
+
+    /// A written file and the mark its partition publishes once it is synced.
+    private struct DirtyFile {
+        var file: OpenFile
+        var mark: DurableEndFile?
+        var end: DurableEnd
+
+        /// Publishes the mark, now that the file is synced.
+        func publish() { mark?.publish(end) }
     }
 
     private let state = Mutex(State())
@@ -31,11 +43,12 @@ final class GroupCommitter: Sendable {
     /// The error that poisoned the committer, if any.
     var failure: LogError? { state.withLock { $0.failure } }
 
-    /// Notes a completed write to `file`; call it right after the write, in write order.
-    func registerWrite(to file: OpenFile) -> UInt64 {
+    /// Notes a completed write to `file`; call it right after the write, in write order. Once a
+    /// sync covers it, `end` is published to `mark`, before any appender it covers resumes.
+    func registerWrite(to file: OpenFile, mark: DurableEndFile?, end: DurableEnd) -> UInt64 {
         state.withLock { state in
             state.written += 1
-            state.dirty[ObjectIdentifier(file)] = file
+            state.dirty[ObjectIdentifier(file)] = DirtyFile(file: file, mark: mark, end: end)
             return state.written
         }
     }
@@ -89,7 +102,8 @@ final class GroupCommitter: Sendable {
         let (target, files) = state.withLock { state in
             (state.written, state.dirty)
         }
-        for file in files.values { try file.syncData() }
+        for dirty in files.values { try dirty.file.syncData() }
+        for dirty in files.values { dirty.publish() }
         state.withLock { state in
             state.durable = max(state.durable, target)
         }
@@ -106,7 +120,9 @@ final class GroupCommitter: Sendable {
         }
         var failure: LogError?
         do {
-            for file in files.values { try file.syncData() }
+            for dirty in files.values { try dirty.file.syncData() }
+            // Before any appender resumes: an acknowledged batch always lies below its mark.
+            for dirty in files.values { dirty.publish() }
         } catch let error as LogError {
             failure = .poisoned(reason: "\(error)")
         } catch {

@@ -50,6 +50,7 @@ public final class Log: Sendable {
         let checkpoint = RecoveryCheckpoint.read(directory: directory)
         var report = RecoveryReport()
         var loaded: [String: Partition] = [:]
+        var loadedDirectories: Set<String> = []
         let zoneNames = FileSystem.isDirectory(zonesDirectory) ? try FileSystem.list(zonesDirectory) : []
         for name in zoneNames {
             let path = FileSystem.join(zonesDirectory, name)
@@ -62,20 +63,41 @@ public final class Log: Sendable {
                 continue
             }
             guard FileSystem.isDirectory(path) else { continue }
-            let loader = PartitionLoader(directory: path, options: options, logger: logger)
-            let partition = try loader.load(recoveryPoint: checkpoint?[name], report: &report)
-            guard try ZoneDirectoryName.encode(partition.zone) == name else {
-                throw LogError.notAStore(path: path, reason: "zone \(partition.zone.debugDescription) does not belong in this directory")
-            }
+            let partition = try Self.loadPartition(
+                path, recoveryPoint: checkpoint?[name], options: options, logger: logger, report: &report)
+            loadedDirectories.insert(name)
             loaded[partition.zone] = Partition(
                 zone: partition.zone, directory: path, segments: partition.segments,
                 recoveryPoint: partition.recoveryPoint, options: options, committer: committer, batchCache: batchCache,
-                storeLock: lock, logger: logger)
+                storeLock: lock, durableEnd: options.readOnly ? nil : try DurableEndFile(partitionDirectory: path, logger: logger),
+                logger: logger)
         }
         partitions = Mutex(loaded)
         recoveryReport = report
         for partition in loaded.values { installRollHandler(partition) }
+        if !options.readOnly, let checkpoint, !Set(checkpoint.keys).isSubset(of: loadedDirectories) {
+            // A zone deleted since the checkpoint was written: its recovery point must not
+            // outlive it and be taken for a later zone's of the same name.
+            try saveCheckpoint()
+        }
         if !report.isClean { logger.notice("store recovered", metadata: ["directory": "\(directory)"]) }
+    }
+
+    /// Loads one partition directory. A read-only open looks again when it meets damage: the
+    /// writer may have rolled or written between the reader's look at the durable mark and its
+    /// scan; damage that is still there after a fresh look is real.
+    private static func loadPartition(
+        _ path: String, recoveryPoint: Int64?, options: LogOptions, logger: Logger, report: inout RecoveryReport
+    ) throws -> PartitionLoader.Loaded {
+        let loader = PartitionLoader(directory: path, options: options, logger: logger)
+        var attempt = 0
+        while true {
+            do {
+                return try loader.load(recoveryPoint: recoveryPoint, report: &report)
+            } catch LogError.corruptBatch where options.readOnly && attempt < 3 {
+                attempt += 1
+            }
+        }
     }
 
     /// The zones in the store, sorted.
@@ -106,7 +128,8 @@ public final class Log: Sendable {
             let loaded = try PartitionLoader(directory: path, options: options, logger: logger).load(recoveryPoint: 0, report: &report)
             let partition = Partition(
                 zone: zone, directory: path, segments: loaded.segments, recoveryPoint: 0, options: options,
-                committer: committer, batchCache: batchCache, storeLock: lock, logger: logger)
+                committer: committer, batchCache: batchCache, storeLock: lock,
+                durableEnd: try DurableEndFile(partitionDirectory: path, logger: logger), logger: logger)
             installRollHandler(partition)
             partitions[zone] = partition
             return partition
@@ -119,7 +142,7 @@ public final class Log: Sendable {
     public func deletePartition(for zone: String) throws {
         guard !options.readOnly else { throw LogError.readOnly }
         guard !closed.withLock({ $0 }) else { throw LogError.closed }
-        try partitions.withLock { partitions in
+        let name = try partitions.withLock { partitions in
             guard let partition = partitions[zone] else { throw LogError.zoneNotFound(zone) }
             try partition.close()
             let zonesDirectory = FileSystem.join(directory, StoreLayout.zonesDirectory)
@@ -128,9 +151,12 @@ public final class Log: Sendable {
             try FileSystem.rename(partition.directory, doomed)
             try FileSystem.syncDirectory(zonesDirectory)
             partitions[zone] = nil
-            try FileSystem.removeTree(doomed)
+            return name
         }
+        // Before the files go: a recovery point left for this directory name would be taken
+        // for a later zone's of the same name.
         try saveCheckpoint()
+        try FileSystem.removeTree(FileSystem.join(FileSystem.join(directory, StoreLayout.zonesDirectory), StoreLayout.deletedPrefix + name))
     }
 
     /// Appends a batch to an existing zone; see `Partition.append(_:)`.

@@ -21,6 +21,10 @@ public struct PartitionRepair: Sendable, Equatable {
     public var reason: String
     /// Valid batches that followed the damage, now removed.
     public var lostBatches: [LostBatch]
+    /// Every offset no longer in the log that is known to have been written: from
+    /// `firstLostOffset` to the end of the last lost batch, or further, to the partition's durable
+    /// point, when the damaged batches had been acknowledged as durable.
+    public var lostOffsets: Range<Int64>
     /// Bytes removed from the log, all kept in `quarantine`.
     public var bytesRemoved: Int64
     /// Files under `<store>/lost+found` holding every removed byte.
@@ -30,6 +34,9 @@ public struct PartitionRepair: Sendable, Equatable {
 /// What `Log.repair` did: one entry per damaged partition; empty when the store was sound.
 public struct RepairReport: Sendable, Equatable {
     public var repairs: [PartitionRepair] = []
+    /// The store's own small files rewritten because they were damaged (`recordlog.meta`, a
+    /// zone's `zone.name` restored from its directory's name).
+    public var restoredFiles: [String] = []
 }
 
 extension Log {
@@ -43,13 +50,27 @@ extension Log {
     ) throws -> RepairReport {
         let lock = try StoreLock(directory: directory)
         defer { withExtendedLifetime(lock) {} }
-        try StoreLayout.prepare(directory, create: false)
-        let zonesDirectory = FileSystem.join(directory, StoreLayout.zonesDirectory)
         var report = RepairReport()
+        let marker = FileSystem.join(directory, StoreLayout.markerFile)
+        do {
+            try StoreLayout.prepare(directory, create: false)
+        } catch LogError.damagedFile(let path, _) where path == marker {
+            try FileSystem.writeAtomically(Array(StoreLayout.markerText.utf8), to: marker, directory: directory)
+            report.restoredFiles.append(marker)
+            logger.warning("restored the store's marker file", metadata: ["file": "\(marker)"])
+        }
+        let zonesDirectory = FileSystem.join(directory, StoreLayout.zonesDirectory)
+        let checkpoint = RecoveryCheckpoint.read(directory: directory)
         for name in try FileSystem.list(zonesDirectory) where !name.hasPrefix(".") {
             let path = FileSystem.join(zonesDirectory, name)
             guard FileSystem.isDirectory(path) else { continue }
-            let repairer = PartitionRepairer(store: directory, directory: path, directoryName: name, options: options)
+            if let restored = try PartitionFiles.restoreZoneName(directory: path) {
+                report.restoredFiles.append(restored)
+                logger.warning("restored a zone's name file from its directory's name", metadata: ["file": "\(restored)"])
+            }
+            let durable = max(checkpoint?[name] ?? 0, DurableEnd.read(partitionDirectory: path)?.nextOffset ?? 0)
+            let repairer = PartitionRepairer(
+                store: directory, directory: path, directoryName: name, durable: durable, options: options, logger: logger)
             if let repair = try repairer.repair() {
                 report.repairs.append(repair)
                 logger.warning(
@@ -57,7 +78,7 @@ extension Log {
                     metadata: ["zone": "\(repair.zone)", "firstLostOffset": "\(repair.firstLostOffset)", "bytes": "\(repair.bytesRemoved)"])
             }
         }
-        if !report.repairs.isEmpty {
+        if !report.repairs.isEmpty || !report.restoredFiles.isEmpty {
             // Validate everything on the next open.
             try FileSystem.remove(FileSystem.join(directory, RecoveryCheckpoint.fileName))
             try FileSystem.syncDirectory(directory)
@@ -66,36 +87,66 @@ extension Log {
     }
 }
 
-/// Finds a partition's first invalid batch and cuts the log there.
+/// Finds a partition's first damaged batch — what the writer's open refuses (`InvalidBytes`) —
+/// and cuts the log there. A torn tail or preallocated zeros are left to the next open.
 private struct PartitionRepairer {
     let store: String
     let directory: String
     let directoryName: String
+    /// Every offset below it was acknowledged as durable.
+    let durable: Int64
     let options: LogOptions
+    let logger: Logger
 
     func repair() throws -> PartitionRepair? {
         let zone = String(decoding: try FileSystem.readAll(FileSystem.join(directory, PartitionFiles.zoneNameFile)), as: UTF8.self)
         let bases = try FileSystem.list(directory).compactMap { SegmentName.baseOffset(of: $0, suffix: SegmentName.logSuffix) }.sorted()
         var expected = bases.first ?? 0
+        var last: (file: OpenFile, base: Int64, size: Int64)?
         for (index, base) in bases.enumerated() {
             let path = segmentPath(base)
             let file = try OpenFile(path: path, writable: true)
             let size = try file.size()
+            last = (file, base, size)
             let scanner = SegmentScanner(file: file, fileSize: size, maxBatchBytes: options.maxBatchBytes)
             let damage: (position: Int64, reason: String)?
+            let later = bases[(index + 1)...]
             if base != expected {
                 damage = (0, "segment starts at offset \(base), expected \(expected)")
             } else {
                 let outcome = try scanner.scan(from: 0, expectedOffset: base) { _, _, _ in }
                 expected = outcome.nextOffset
-                damage = outcome.problem.map { ($0.position, $0.problem.description) }
+                damage = try outcome.problem.flatMap { position, problem in
+                    let verdict = try InvalidBytes.classify(
+                        expectedOffset: outcome.nextOffset, durableOffset: durable,
+                        laterData: try later.contains { try OpenFile(path: segmentPath($0), writable: false).size() > 0 },
+                        writerLive: false,
+                        validFollows: { try scanner.firstValidBatch(from: position) != nil },
+                        allZeros: { try PartitionLoader.isAllZero(file, from: position, to: size) })
+                    guard case .corruption(let why) = verdict else { return nil }
+                    return (position, "\(problem.description); \(why)")
+                }
             }
             guard let damage else { continue }
             return try cut(
-                zone: zone, file: file, scanner: scanner, size: size, damage: damage, firstLost: expected,
-                later: bases[(index + 1)...])
+                zone: zone, file: file, base: base, scanner: scanner, size: size, damage: damage, firstLost: expected,
+                later: later)
+        }
+        if let last, expected < durable {
+            // Whole durable batches are missing: nothing to move, but the loss is reported and
+            // the mark brought back to what the files hold, so the store opens again.
+            try resetMark(DurableEnd(segmentBase: last.base, position: last.size, nextOffset: expected))
+            return PartitionRepair(
+                zone: zone, file: last.file.path, position: last.size, firstLostOffset: expected,
+                reason: "the log ends at offset \(expected), but offsets below \(durable) had been made durable",
+                lostBatches: [], lostOffsets: expected..<durable, bytesRemoved: 0, quarantine: [])
         }
         return nil
+    }
+
+    /// Brings the durable-end mark back to the cut log.
+    private func resetMark(_ mark: DurableEnd) throws {
+        try DurableEndFile(partitionDirectory: directory, logger: logger).reset(to: mark)
     }
 
     private func segmentPath(_ base: Int64) -> String {
@@ -103,7 +154,7 @@ private struct PartitionRepairer {
     }
 
     private func cut(
-        zone: String, file: OpenFile, scanner: SegmentScanner, size: Int64, damage: (position: Int64, reason: String),
+        zone: String, file: OpenFile, base: Int64, scanner: SegmentScanner, size: Int64, damage: (position: Int64, reason: String),
         firstLost: Int64, later: ArraySlice<Int64>
     ) throws -> PartitionRepair {
         let lostAndFound = FileSystem.join(FileSystem.join(store, StoreLayout.lostAndFound), directoryName)
@@ -140,9 +191,11 @@ private struct PartitionRepairer {
         }
         try FileSystem.syncDirectory(lostAndFound)
         try FileSystem.syncDirectory(directory)
+        try resetMark(DurableEnd(segmentBase: base, position: damage.position, nextOffset: firstLost))
+        let lastLost = max(durable, (lost.map(\.lastOffset).max() ?? -1) + 1, firstLost)
         return PartitionRepair(
             zone: zone, file: file.path, position: damage.position, firstLostOffset: firstLost, reason: damage.reason,
-            lostBatches: lost, bytesRemoved: removed, quarantine: quarantine)
+            lostBatches: lost, lostOffsets: firstLost..<lastLost, bytesRemoved: removed, quarantine: quarantine)
     }
 
     /// Every batch at or after `position` that is valid on its own.

@@ -34,11 +34,14 @@ public final class Partition: Sendable {
     let state: Mutex<State>
     /// Keeps the store's write lock held while this partition can still be written.
     let storeLock: StoreLock?
+    /// Where the writer publishes how far the partition is durable; nil when read-only.
+    let durableEnd: DurableEndFile?
 
     init(
         zone: String, directory: String, segments: [SegmentState], recoveryPoint: Int64, options: LogOptions,
-        committer: GroupCommitter, batchCache: BatchCache, storeLock: StoreLock?, logger: Logger
+        committer: GroupCommitter, batchCache: BatchCache, storeLock: StoreLock?, durableEnd: DurableEndFile?, logger: Logger
     ) {
+        self.durableEnd = durableEnd
         self.batchCache = batchCache
         self.storeLock = storeLock
         self.zone = zone
@@ -160,7 +163,9 @@ public final class Partition: Sendable {
             active.size += Int64(batch.bytes.count)
             active.nextOffset = placed.lastOffset + 1
             if active.firstTimestamp == nil { active.firstTimestamp = batch.firstTimestamp }
-            let sequence = committer.registerWrite(to: active.file)
+            let sequence = committer.registerWrite(
+                to: active.file, mark: durableEnd,
+                end: DurableEnd(segmentBase: active.baseOffset, position: active.size, nextOffset: active.nextOffset))
             return (baseOffset..<active.nextOffset, sequence, rolled)
         }
     }
@@ -201,6 +206,7 @@ public final class Partition: Sendable {
         defer { state.segments.append(active) }
         try trimPreallocation(&active)
         try active.file.syncData()
+        try publishDurable(active)
         active.indexer.seal()
         try active.writeIndexFiles(directory: directory)
         let next = try PartitionFiles.createSegment(
@@ -221,10 +227,18 @@ public final class Partition: Sendable {
             if !options.readOnly {
                 try trimPreallocation(&active)
                 try active.file.syncData()
+                try publishDurable(active)
                 active.indexer.seal()
                 try active.writeIndexFiles(directory: directory)
                 state.recoveryPoint = active.nextOffset
             }
         }
+    }
+
+    /// Publishes a segment that was just synced whole as the durable end, and syncs the mark.
+    private func publishDurable(_ segment: SegmentState) throws {
+        guard let durableEnd else { return }
+        durableEnd.publish(DurableEnd(segmentBase: segment.baseOffset, position: segment.size, nextOffset: segment.nextOffset))
+        try durableEnd.sync()
     }
 }

@@ -29,4 +29,49 @@ enum PartitionFiles {
         try FileSystem.syncDirectory(zonesDirectory)
         return final
     }
+
+    /// The zone name a partition directory's `zone.name` holds, checked against the directory's
+    /// name.
+    ///
+    /// - Throws: `LogError.damagedFile` naming the file when it is missing, not UTF-8, or names
+    ///   a zone that belongs in another directory.
+    static func readZoneName(directory: String) throws -> String {
+        let path = FileSystem.join(directory, zoneNameFile)
+        guard FileSystem.exists(path) else {
+            throw LogError.damagedFile(path: path, reason: "the zone directory has no \(zoneNameFile) file")
+        }
+        let bytes = try FileSystem.readAll(path)
+        guard let zone = String(validating: bytes, as: UTF8.self), !zone.isEmpty else {
+            throw LogError.damagedFile(path: path, reason: "the zone name is not UTF-8 text")
+        }
+        let directoryName = String(directory.split(separator: "/").last ?? "")
+        let expected = try? ZoneDirectoryName.encode(zone)
+        guard expected == directoryName else {
+            throw LogError.damagedFile(
+                path: path,
+                reason: "it names zone \(zone.debugDescription), which belongs in directory \(expected ?? "?"), not \(directoryName)")
+        }
+        return zone
+    }
+
+    /// Rewrites a damaged or missing `zone.name` from the directory's name, when that name is not
+    /// abbreviated (see `ZoneDirectoryName`); returns the file's path when it did.
+    ///
+    /// - Throws: `LogError.damagedFile` when the file is damaged and the directory's name cannot
+    ///   tell the zone's name.
+    static func restoreZoneName(directory: String) throws -> String? {
+        let path = FileSystem.join(directory, zoneNameFile)
+        let directoryName = String(directory.split(separator: "/").last ?? "")
+        if FileSystem.exists(path), let zone = String(validating: try FileSystem.readAll(path), as: UTF8.self),
+            (try? ZoneDirectoryName.encode(zone)) == directoryName
+        {
+            return nil
+        }
+        guard let zone = ZoneDirectoryName.decode(directoryName) else {
+            throw LogError.damagedFile(
+                path: path, reason: "the zone's name cannot be told from its abbreviated directory name; write it back by hand")
+        }
+        try FileSystem.writeAtomically(Array(zone.utf8), to: path, directory: directory)
+        return path
+    }
 }

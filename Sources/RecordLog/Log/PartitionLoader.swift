@@ -1,9 +1,10 @@
 import Logging
 
 /// Opens a partition directory: finds its segments, loads the indexes of the segments below the
-/// recovery point, and validates every batch from the recovery point on. A torn tail — invalid
-/// bytes after which no valid batch exists — is cut away; invalid bytes followed by a valid
-/// batch are corruption and stop the open with the file, position and offset.
+/// recovery point, and validates every batch from the recovery point on. Invalid bytes are
+/// judged by `InvalidBytes`: a torn tail (beyond the durable point, nothing valid after it) is
+/// cut away; damage to durable batches, or followed by valid data, stops the open with the file,
+/// position and offset.
 struct PartitionLoader {
     let directory: String
     let options: LogOptions
@@ -16,7 +17,9 @@ struct PartitionLoader {
     }
 
     func load(recoveryPoint checkpoint: Int64?, report: inout RecoveryReport) throws -> Loaded {
-        let zone = try readZoneName()
+        // The mark first: whatever a reader then finds in the files is at least what it names.
+        let mark = DurableEnd.read(partitionDirectory: directory)
+        let zone = try PartitionFiles.readZoneName(directory: directory)
         let names = try FileSystem.list(directory)
         var bases = names.compactMap { SegmentName.baseOffset(of: $0, suffix: SegmentName.logSuffix) }.sorted()
         if !options.readOnly { try removeOrphans(names: names, bases: Set(bases), report: &report) }
@@ -26,6 +29,7 @@ struct PartitionLoader {
             _ = try PartitionFiles.createSegment(directory: directory, baseOffset: 0, intervalBytes: options.indexIntervalBytes)
         }
         let recoveryPoint = checkpoint ?? 0
+        let durable = max(recoveryPoint, mark?.nextOffset ?? 0)
         var segments: [SegmentState] = []
         for (index, base) in bases.enumerated() {
             let nextBase = index + 1 < bases.count ? bases[index + 1] : nil
@@ -40,7 +44,7 @@ struct PartitionLoader {
                 segments.append(sealed)
                 continue
             }
-            var segment = try scan(file: file, base: base, laterBases: bases[(index + 1)...], report: &report)
+            var segment = try scan(file: file, base: base, laterBases: bases[(index + 1)...], durable: durable, report: &report)
             if nextBase != nil {
                 segment.indexer.seal()
                 if !options.readOnly { try segment.writeIndexFiles(directory: directory) }
@@ -48,19 +52,15 @@ struct PartitionLoader {
             segments.append(segment)
         }
         let end = segments.last?.nextOffset ?? 0
+        if end < durable, let last = segments.last {
+            // Whole batches are gone (a file cut short on a batch boundary, a segment removed):
+            // nothing is left to tell a torn write by, but they had been acknowledged.
+            throw LogError.corruptBatch(
+                file: last.path, position: last.size, offset: end,
+                reason: "the log ends at offset \(end), but offsets below \(durable) were made durable and acknowledged: "
+                    + "\(durable - end) of them are missing")
+        }
         return Loaded(zone: zone, segments: segments, recoveryPoint: min(recoveryPoint, end))
-    }
-
-    private func readZoneName() throws -> String {
-        let path = FileSystem.join(directory, PartitionFiles.zoneNameFile)
-        guard FileSystem.exists(path) else {
-            throw LogError.notAStore(path: directory, reason: "the partition has no \(PartitionFiles.zoneNameFile) file")
-        }
-        let bytes = try FileSystem.readAll(path)
-        guard let zone = String(validating: bytes, as: UTF8.self), !zone.isEmpty else {
-            throw LogError.notAStore(path: path, reason: "the zone name is not UTF-8 text")
-        }
-        return zone
     }
 
     /// Index files without a segment, and temporary files of an interrupted atomic write.
@@ -114,7 +114,9 @@ struct PartitionLoader {
     }
 
     /// Validates every batch of a segment, rebuilding its indexes, and handles an invalid tail.
-    private func scan(file: OpenFile, base: Int64, laterBases: ArraySlice<Int64>, report: inout RecoveryReport) throws -> SegmentState {
+    private func scan(
+        file: OpenFile, base: Int64, laterBases: ArraySlice<Int64>, durable: Int64, report: inout RecoveryReport
+    ) throws -> SegmentState {
         let size = try file.size()
         let scanner = SegmentScanner(file: file, fileSize: size, maxBatchBytes: options.maxBatchBytes)
         var indexer = SegmentIndexer(baseOffset: base, intervalBytes: options.indexIntervalBytes)
@@ -122,23 +124,29 @@ struct PartitionLoader {
             indexer.didAppend(header, at: position)
         }
         if let (position, problem) = outcome.problem {
-            let validFollows = try scanner.firstValidBatch(from: position) != nil
-            let laterData = try laterBases.contains { later in
-                let path = FileSystem.join(directory, SegmentName.stem(later) + SegmentName.logSuffix)
-                return try OpenFile(path: path, writable: false).size() > 0
-            }
-            if validFollows || laterData {
-                throw LogError.corruptBatch(file: file.path, position: position, offset: outcome.nextOffset, reason: problem.description)
-            }
-            if !options.readOnly {
-                // Nothing valid after it: an append that never completed (never acknowledged), or
-                // the zeros a writer preallocated and did not get to cut.
-                let preallocated = try Self.isAllZero(file, from: position, to: size)
+            let verdict = try InvalidBytes.classify(
+                expectedOffset: outcome.nextOffset, durableOffset: durable,
+                laterData: try laterBases.contains { later in
+                    let path = FileSystem.join(directory, SegmentName.stem(later) + SegmentName.logSuffix)
+                    return try OpenFile(path: path, writable: false).size() > 0
+                },
+                writerLive: options.readOnly,
+                validFollows: { try scanner.firstValidBatch(from: position) != nil },
+                allZeros: { try Self.isAllZero(file, from: position, to: size) })
+            switch verdict {
+            case .corruption(let why):
+                throw LogError.corruptBatch(
+                    file: file.path, position: position, offset: outcome.nextOffset, reason: "\(problem.description); \(why)")
+            case .liveTail:
+                break  // a read-only open: the writer's next append, not yet whole
+            case .tornTail, .preallocated:
+                // An append that never completed (never acknowledged), or the zeros a writer
+                // preallocated and did not get to cut.
                 try file.truncate(to: position)
                 try file.syncData()
                 let cut = RecoveryReport.TruncatedTail(
                     file: file.path, position: position, bytesRemoved: size - position, reason: problem.description)
-                if preallocated {
+                if verdict == .preallocated {
                     report.trimmedPreallocations.append(cut)
                     logger.info("trimmed preallocated space", metadata: ["file": "\(file.path)", "bytes": "\(size - position)"])
                 } else {

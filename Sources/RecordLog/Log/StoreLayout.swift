@@ -10,14 +10,26 @@ enum StoreLayout {
     static let temporaryPrefix = ".tmp-"
     static let deletedPrefix = ".deleted-"
 
+    /// Checks the marker file: a store of format 1. A well-formed marker of another format is
+    /// not ours to open; any other content is a damaged marker of a store.
+    static func checkMarker(_ marker: String) throws {
+        let bytes = try FileSystem.readAll(marker)
+        guard bytes != Array(markerText.utf8) else { return }
+        let text = String(decoding: bytes, as: UTF8.self)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        if lines.count == 3, lines[0] == "RecordLog store", lines[1].hasPrefix("format "), Int(lines[1].dropFirst(7)) != nil, lines[2].isEmpty {
+            throw LogError.notAStore(
+                path: marker, reason: "it is a RecordLog store of \(lines[1]), which this version cannot read (it reads format 1)")
+        }
+        throw LogError.damagedFile(
+            path: marker, reason: "it should hold exactly \(markerText.debugDescription) but holds \(text.debugDescription)")
+    }
+
     /// Creates the directory as a new store, or checks that it is one.
     static func prepare(_ directory: String, create: Bool) throws {
         let marker = FileSystem.join(directory, markerFile)
         if FileSystem.exists(marker) {
-            let text = String(decoding: try FileSystem.readAll(marker), as: UTF8.self)
-            guard text == markerText else {
-                throw LogError.notAStore(path: directory, reason: "\(markerFile) names an unknown format: \(text.debugDescription)")
-            }
+            try checkMarker(marker)
             if create { try FileSystem.makeDirectory(FileSystem.join(directory, zonesDirectory)) }
             return
         }

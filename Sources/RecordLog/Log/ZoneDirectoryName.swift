@@ -39,6 +39,32 @@ public enum ZoneDirectoryName {
         return String(decoding: escaped, as: UTF8.self)
     }
 
+    /// The zone name a directory name stands for, or nil when it cannot be recovered from the
+    /// directory name alone (an abbreviated name, or not a name `encode` makes).
+    static func decode(_ directoryName: String) -> String? {
+        var bytes: [UInt8] = []
+        var iterator = Array(directoryName.utf8).makeIterator()
+        while let byte = iterator.next() {
+            if isPlain(byte) {
+                bytes.append(byte)
+            } else if byte == UInt8(ascii: "%"), let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) {
+                bytes.append(high << 4 | low)
+            } else {
+                return nil
+            }
+        }
+        guard let zone = String(validating: bytes, as: UTF8.self), (try? encode(zone)) == directoryName else { return nil }
+        return zone
+    }
+
+    private static func hexValue(_ digit: UInt8) -> UInt8? {
+        switch digit {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
     private static func isPlain(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
