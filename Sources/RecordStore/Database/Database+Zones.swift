@@ -17,13 +17,18 @@ extension Database {
             if state.zones[zoneID] != nil { return nil }
             var batch = RecordBatchBuilder()
             batch.append(key: name, value: [], headers: StoredEvent.headers(.createZone))
-            let pending = try system.appendWithoutWaiting(batch.encode())
+            return try system.appendWithoutWaiting(batch.encode())
+        }
+        guard let pending else { return zoneID }
+        // The event is durable before the zone's directory exists: a crash in between leaves a
+        // registered zone without files (created, empty, by the next open), never files that the
+        // system log does not account for.
+        try await pending.durable()
+        try state.withLock { state in
             let partition = try log.createPartition(for: name)
             state.zones[zoneID] = ZoneState(zoneID: zoneID, partition: partition, incarnation: pending.offsets.lowerBound)
-            return pending
         }
-        try await pending?.durable()
-        if pending != nil { subscriptions.publishZoneChange(zoneID, deleted: false) }
+        subscriptions.publishZoneChange(zoneID, deleted: false)
         return zoneID
     }
 
@@ -71,39 +76,30 @@ extension Database {
         return zoneID
     }
 
-    /// Replays the system log for the live zones, reconciles the partitions with it, and replays
-    /// every zone's partition.
+    /// Replays the system log for the live zones, reconciles the partitions with it (removing
+    /// only the files of zones it deleted), and replays every zone's partition.
     ///
     /// - Throws: `internalError` when the system log creates a zone whose name breaks the rules:
     ///   the zones are checked here, once, and their records are then read without checking the
     ///   zone again.
     func loadZones() async throws -> OpenReport {
         var report = OpenReport()
-        var live: [String: Int64] = [:]
-        try system.forEachRecord(from: 0) { event in
-            guard let name = event.keyString else { return true }
-            switch StoredEvent.kind(of: event) {
-            case .createZone?:
-                do throws(RecordStoreError) {
-                    try ZoneID(zoneName: name).validate()
-                } catch {
-                    throw RecordStoreError(
-                        .internalError, "The store's system log creates a zone at offset \(event.offset) whose name is invalid: \(error.message)")
-                }
-                live[name] = event.offset
-            case .deleteZone?: live[name] = nil
-            default: break
-            }
-            return true
-        }
+        let registry = try ZoneRegistry(system: system)
+        var live = registry.live
         if live[RecordLimits.defaultZoneName] == nil {
             var batch = RecordBatchBuilder()
             batch.append(key: RecordLimits.defaultZoneName, value: [], headers: StoredEvent.headers(.createZone))
             live[RecordLimits.defaultZoneName] = try await system.append(batch).lowerBound
         }
         // A zone deleted in the system log whose files survived a crash.
-        for name in log.zones where name != StoredEvent.systemPartition && live[name] == nil {
+        for name in registry.deletedButPresent(partitions: log.zones) {
             try log.deletePartition(for: name)
+        }
+        report.unregisteredZones = registry.unregistered(partitions: log.zones).filter { live[$0] == nil }
+        for name in report.unregisteredZones {
+            logger.warning(
+                "a zone's files are in the store but the system log does not register the zone; they are kept, not served",
+                metadata: ["zone": "\(name)"])
         }
         var snapshot = loadSnapshot()
         let covered = snapshot.mapValues { CheckpointPosition(incarnation: $0.incarnation, offset: $0.coveredOffset) }
