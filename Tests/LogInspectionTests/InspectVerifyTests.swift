@@ -1,4 +1,6 @@
+import Foundation
 import LogInspection
+import RecordLog
 import Testing
 
 /// verify's verdicts and exit statuses on the three notes stores and the foreign segment.
@@ -47,5 +49,70 @@ import Testing
 
     @Test func aMissingPathIsAnError() {
         #expect(throws: InspectError.notFound("/nonexistent/store")) { try InspectTarget(path: "/nonexistent/store") }
+    }
+}
+
+/// verify checks what the writer's open checks, and both name the same file.
+@Suite struct InspectVerifyAgreementTests {
+    /// A copy of the clean notes store to damage.
+    static func withStoreCopy(_ body: (String) throws -> Void) throws {
+        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("verify-agree-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: copy) }
+        try FileManager.default.copyItem(atPath: InspectFixtures.notesStore, toPath: copy)
+        try body(copy)
+    }
+
+    static func openingError(_ store: String) -> LogError? {
+        do {
+            try Log(directory: store, options: LogOptions(durability: .noSyncUnsafe)).close()
+            return nil
+        } catch {
+            return error as? LogError
+        }
+    }
+
+    @Test("a damaged recordlog.meta or zone.name: verify and the writer's open both refuse, naming the file",
+          arguments: ["recordlog.meta", "zones/Notes/zone.name"])
+    func damagedSmallFile(file: String) throws {
+        try Self.withStoreCopy { store in
+            let path = store + "/" + file
+            var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+            bytes[2] ^= 0x08
+            try bytes.write(to: URL(fileURLWithPath: path))
+
+            let report = try Verify.run(InspectTarget(path: store))
+            #expect(report.status == .corrupt)
+            let problem = try #require(report.problems.first { $0.kind == .metadata })
+            #expect(problem.file == file)
+            guard case .damagedFile(let refused, _)? = Self.openingError(store) else {
+                Issue.record("the writer's open must refuse with damagedFile")
+                return
+            }
+            #expect(refused == path)
+        }
+    }
+
+    @Test("a flip in the last, durable batch: verify says corruption, and the writer's open refuses")
+    func flipInDurableLastBatch() throws {
+        try Self.withStoreCopy { store in
+            let segment = store + "/zones/Notes/00000000000000000000.log"
+            let batches = try SegmentScan.scan(path: segment, expectedBaseOffset: 0)
+            let last = try #require(batches.last)
+            var bytes = try Data(contentsOf: URL(fileURLWithPath: segment))
+            bytes[Int(last.position) + 61] ^= 0x01
+            try bytes.write(to: URL(fileURLWithPath: segment))
+
+            let report = try Verify.run(InspectTarget(path: store))
+            #expect(report.status == .corrupt)
+            let problem = try #require(report.problems.first { $0.isError })
+            #expect(problem.kind == .corruption)
+            #expect(problem.position == last.position)
+            #expect(problem.message.contains("durable"))
+            guard case .corruptBatch(_, let position, _, _)? = Self.openingError(store) else {
+                Issue.record("the writer's open must refuse with corruptBatch")
+                return
+            }
+            #expect(position == last.position)
+        }
     }
 }

@@ -54,7 +54,7 @@ public struct InspectTarget: Sendable {
             let segments = files.filter { SegmentFile.baseOffset(ofFileName: $0) != nil }
                 .map { SegmentFile(path: path + "/" + $0, file: "zones/\(directory)/\($0)") }
                 .sorted { ($0.namedBaseOffset ?? 0) < ($1.namedBaseOffset ?? 0) }
-            zones.append(ZoneFiles(name: name, segments: segments))
+            zones.append(ZoneFiles(name: name, segments: segments, directory: path))
         }
         return zones.sorted { $0.name < $1.name }
     }

@@ -2,10 +2,13 @@ import Foundation
 import RecordLog
 import RecordStore
 
-/// `verify`: checks every segment as the writer's open would (length, magic, CRC-32C, record
-/// counts, LZ4 frame headers, offset continuity within and across segments), then decodes every
-/// record (and, in a store, every saved value) and compares `.index`/`.timeindex` files with the
-/// ones rebuilt from the segment.
+/// `verify`: checks a store as the writer's open would — its marker and zone name files, every
+/// segment (length, magic, CRC-32C, record counts, LZ4 frame headers, offset continuity within
+/// and across segments), damage judged against each zone's durable point by the open's own rule,
+/// the system partition against the zone directories — then decodes every record (and, in a
+/// store, every saved value) and compares `.index`/`.timeindex` files with the ones rebuilt from
+/// the segment. Beside a live writer it reads what the writer has made durable and reports the
+/// writer's tail as such.
 ///
 /// ```swift
 /// let report = try Verify.run(InspectTarget(path: "Fixtures/notes-store-torn"))
@@ -16,14 +19,78 @@ public enum Verify {
     ///
     /// - Throws: ``InspectError/unreadable(_:)`` when a file cannot be read at all.
     public static func run(_ target: InspectTarget) throws -> VerifyReport {
-        var report = VerifyReport()
-        for zone in target.zones {
-            try verify(zone, decodeValues: target.isStore, into: &report)
+        var report = try runOnce(target)
+        // Beside a live writer, a segment may roll or grow between the listing and the reading:
+        // a problem that a fresh look no longer finds was the writer at work, not damage.
+        var attempts = 0
+        while !report.isClean, attempts < 3, target.isStore, StoreCheck.writerIsLive(store: target.path) == true {
+            attempts += 1
+            guard let fresh = try? InspectTarget(path: target.path) else { break }
+            report = try runOnce(fresh)
         }
         return report
     }
 
-    private static func verify(_ zone: ZoneFiles, decodeValues: Bool, into report: inout VerifyReport) throws {
+    private static func runOnce(_ target: InspectTarget) throws -> VerifyReport {
+        var report = VerifyReport()
+        let writerLive = target.isStore && StoreCheck.writerIsLive(store: target.path) == true
+        if target.isStore {
+            checkMetadata(store: target.path, into: &report)
+            checkZoneRegistry(target, into: &report)
+        }
+        for zone in target.zones {
+            // Read before the segments: whatever they then hold, the durable part is at least this.
+            let durable = zone.directory.map { StoreCheck.durableOffset(store: target.path, partitionDirectory: $0) } ?? 0
+            try verify(zone, durable: durable, writerLive: writerLive, decodeValues: target.isStore, into: &report)
+        }
+        return report
+    }
+
+    /// The marker and zone name files, as the writer's open checks them.
+    private static func checkMetadata(store: String, into report: inout VerifyReport) {
+        for problem in StoreCheck.metadataProblems(store: store) {
+            let (path, message): (String, String) =
+                switch problem {
+                case .damagedFile(let path, let reason), .notAStore(let path, let reason): (path, reason)
+                default: ("", problem.description)
+                }
+            let file = path.hasPrefix(store + "/") ? String(path.dropFirst(store.count + 1)) : path
+            report.problems.append(VerifyProblem(
+                kind: .metadata, isError: true, zone: "", file: file, position: nil, offset: nil,
+                message: "\(message); the writer refuses to open the store until it is restored (repair)"))
+        }
+    }
+
+    /// The system partition's zones against the zone directories, as the database's open reads them.
+    private static func checkZoneRegistry(_ target: InspectTarget, into report: inout VerifyReport) {
+        guard let log = try? Log(directory: target.path, options: LogOptions(readOnly: true)) else { return }
+        defer { try? log.close() }
+        guard let system = try? log.partition(for: EventDescription.systemPartition),
+            let registry = try? ZoneRegistry(system: system)
+        else { return }
+        let directories = Dictionary(target.zones.map { ($0.name, $0.directory ?? "") }, uniquingKeysWith: { first, _ in first })
+        let names = Array(directories.keys)
+        for name in registry.unregistered(partitions: names) {
+            report.problems.append(VerifyProblem(
+                kind: .unregisteredZone, isError: true, zone: name, file: relative(directories[name] ?? "", store: target.path),
+                position: nil, offset: nil,
+                message: "the system partition does not register this zone (its creation event is lost); the store keeps its files but does not serve it"))
+        }
+        for name in registry.withoutDirectory(partitions: names) where name != RecordLimits.defaultZoneName {
+            report.problems.append(VerifyProblem(
+                kind: .missingZoneDirectory, isError: false, zone: name, file: "zones/" + ((try? ZoneDirectoryName.encode(name)) ?? name),
+                position: nil, offset: nil,
+                message: "the system partition registers this zone but it has no directory; the next writer's open creates it empty"))
+        }
+    }
+
+    private static func relative(_ path: String, store: String) -> String {
+        path.hasPrefix(store + "/") ? String(path.dropFirst(store.count + 1)) : path
+    }
+
+    private static func verify(
+        _ zone: ZoneFiles, durable: Int64, writerLive: Bool, decodeValues: Bool, into report: inout VerifyReport
+    ) throws {
         var expected: Int64?
         for (index, segment) in zone.segments.enumerated() {
             let reader: SegmentReader
@@ -52,14 +119,23 @@ public enum Verify {
             let isLast = index == zone.segments.count - 1
             if let (position, batchProblem) = outcome.problem {
                 let laterData = zone.segments[(index + 1)...].contains { ((try? SegmentReader(path: $0.path))?.size ?? 0) > 0 }
-                if outcome.validBatchFollows || laterData {
-                    problem(.corruption, position, outcome.nextOffset, "\(batchProblem); valid data follows, so this is mid-log corruption")
-                } else if outcome.trailingZeros {
+                let verdict = InvalidBytes.classify(
+                    expectedOffset: outcome.nextOffset, durableOffset: durable, laterData: laterData, writerLive: writerLive,
+                    validFollows: { outcome.validBatchFollows }, allZeros: { outcome.trailingZeros })
+                switch verdict {
+                case .corruption(let why):
+                    problem(.corruption, position, outcome.nextOffset, "\(batchProblem); \(why)")
+                case .liveTail:
+                    problem(
+                        .liveTail, position, outcome.nextOffset,
+                        "\(reader.size - position) bytes beyond what the live writer has made durable: its append in progress",
+                        error: false)
+                case .preallocated:
                     problem(
                         .preallocated, position, outcome.nextOffset,
                         "\(reader.size - position) zero bytes preallocated by the writer (the store is open or was not closed)",
                         error: false)
-                } else {
+                case .tornTail:
                     problem(.tornTail, position, outcome.nextOffset, "\(batchProblem); nothing valid follows: an append that never completed")
                 }
             } else {
@@ -68,6 +144,12 @@ public enum Verify {
                     let message = found.replacingOccurrences(of: stem.path, with: stem.file)
                     problem(.index, nil, nil, isLast ? message + " (the active segment's index is rewritten on close)" : message, error: !isLast)
                 }
+            }
+            if isLast, outcome.problem == nil, outcome.nextOffset < durable {
+                problem(
+                    .corruption, outcome.validEnd, outcome.nextOffset,
+                    "the log ends at offset \(outcome.nextOffset), but offsets below \(durable) were made durable and acknowledged: "
+                        + "\(durable - outcome.nextOffset) of them are missing")
             }
             report.problems += problems
             expected = outcome.nextOffset

@@ -17,6 +17,18 @@ public struct VerifyProblem: Sendable, Equatable {
         case index
         /// A batch whose records, or a store record whose value, do not decode.
         case undecodable
+        /// Bytes beyond what a live writer has made durable that are not (yet) a whole batch:
+        /// its append in progress. Not damage.
+        case liveTail
+        /// A damaged small file of the store (`recordlog.meta`, a zone's `zone.name`): the
+        /// writer refuses to open the store until it is restored (`Log.repair`).
+        case metadata
+        /// A zone directory that the system partition does not account for (its creation lost):
+        /// the store keeps its files but does not serve the zone.
+        case unregisteredZone
+        /// A zone the system partition registers that has no directory: the next writer's open
+        /// creates it empty; any records it had are gone.
+        case missingZoneDirectory
     }
 
     /// What kind of damage.

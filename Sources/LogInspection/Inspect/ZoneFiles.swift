@@ -4,6 +4,8 @@ public struct ZoneFiles: Sendable {
     public let name: String
     /// The segments, in base-offset order.
     public let segments: [SegmentFile]
+    /// The zone's directory in a store (nil for a lone segment file).
+    package var directory: String? = nil
 }
 
 /// One segment file of a zone.
