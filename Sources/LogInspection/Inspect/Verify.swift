@@ -6,7 +6,7 @@ import RecordStore
 /// segment (length, magic, CRC-32C, record counts, LZ4 frame headers, offset continuity within
 /// and across segments), damage judged against each zone's durable point by the open's own rule,
 /// the system partition against the zone directories — then decodes every record (and, in a
-/// store, every saved value) and compares `.index`/`.timeindex` files with the ones rebuilt from
+/// record store, every saved value) and compares `.index`/`.timeindex` files with the ones rebuilt from
 /// the segment. Beside a live writer it reads what the writer has made durable and reports the
 /// writer's tail as such.
 ///
@@ -38,10 +38,13 @@ public enum Verify {
             checkMetadata(store: target.path, into: &report)
             checkZoneRegistry(target, into: &report)
         }
+        // Only a record store (one with the system partition) saves encoded records; a bare log's
+        // values (recordlog-demo's, an app's own) are opaque bytes, whatever their headers say.
+        let decodeValues = target.isStore && target.zones.contains { $0.name == EventDescription.systemPartition }
         for zone in target.zones {
             // Read before the segments: whatever they then hold, the durable part is at least this.
             let durable = zone.directory.map { StoreCheck.durableOffset(store: target.path, partitionDirectory: $0) } ?? 0
-            try verify(zone, durable: durable, writerLive: writerLive, decodeValues: target.isStore, into: &report)
+            try verify(zone, durable: durable, writerLive: writerLive, decodeValues: decodeValues, into: &report)
         }
         return report
     }
