@@ -46,6 +46,20 @@ public enum ChildProcess {
         return Outcome(status: process.terminationStatus, output: printed, errors: try Data(contentsOf: errorsFile))
     }
 
+    /// Starts `executable` and returns without waiting for it: the caller stops it (`kill`) and
+    /// waits (`waitUntilExit`). Its output and errors go to /dev/null, so it can never block on a
+    /// full pipe however long it runs.
+    public static func start(_ executable: URL, _ arguments: [String]) throws -> Process {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
     /// Runs a program found on the PATH, through /usr/bin/env.
     public static func run(program arguments: [String]) throws -> Outcome {
         try run(URL(fileURLWithPath: "/usr/bin/env"), arguments)

@@ -23,14 +23,18 @@ struct RecordLogDemo: AsyncParsableCommand {
     @Option(help: "Events per commit.")
     var batchSize: Int = 100
 
+    @Option(help: "Roll the zone's segment when it would grow past this many bytes (default: the log's, 64 MiB).")
+    var segmentBytes: Int?
+
     func validate() throws {
         guard events >= 0, batchSize > 0 else { throw ValidationError("--events must be ≥ 0 and --batch-size > 0") }
+        if let segmentBytes, segmentBytes <= 0 { throw ValidationError("--segment-bytes must be > 0") }
     }
 
     func run() async throws {
         let log: Log
         do {
-            log = try Log(directory: store)
+            log = try Log(directory: store, options: segmentBytes.map { LogOptions(segmentBytes: $0) } ?? LogOptions())
         } catch let error as LogError {
             FileHandle.standardError.write(Data("recordlog-demo: \(error)\n".utf8))
             throw ExitCode(2)
