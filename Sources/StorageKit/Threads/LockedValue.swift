@@ -16,12 +16,12 @@ import Darwin
 /// default mutex sleeps at once on a plain futex and hands off without priority inheritance.
 /// And a class is used from generic code (a view's lock, taken in a closure generic over the
 /// view) without looking up a generic struct's metadata at run time on every commit.
-final class LockedValue<Value>: @unchecked Sendable {
+package final class LockedValue<Value>: @unchecked Sendable {
     // @unchecked: `value` is only touched inside `withLock`, under `mutex`.
     private var value: Value
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
-    init(_ value: Value) {
+    package init(_ value: Value) {
         self.value = value
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
@@ -36,7 +36,7 @@ final class LockedValue<Value>: @unchecked Sendable {
 
     /// Runs `body` with the value, holding the lock.
     @inline(__always)
-    func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
+    package func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body(&value)

@@ -1,5 +1,5 @@
 import Testing
-@testable import RecordLog
+@testable import StorageKit
 import TestSupport
 
 @Suite struct CRC32CTests {

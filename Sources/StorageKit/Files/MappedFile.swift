@@ -12,24 +12,24 @@ import Darwin
 /// file it mapped even after a newer one takes its name. Unmapped when the last reference goes
 /// away. Reading past the mapping's end, or a file truncated underneath it by another program,
 /// is the caller's to avoid (the kernel raises SIGBUS for pages past the end of the file).
-public final class MappedFile: @unchecked Sendable {
+package final class MappedFile: @unchecked Sendable {
     // @unchecked: the mapping's address and length never change; what the pages hold is the
     // callers' to synchronize, as with any memory they share.
 
     /// The mapped bytes, private and writable.
-    public let bytes: UnsafeMutableRawBufferPointer
+    package let bytes: UnsafeMutableRawBufferPointer
     /// The mapped file's path, for errors.
-    public let path: String
+    package let path: String
     private let file: OpenFile
 
     /// Maps the file at `path`, which must not be empty.
-    /// - Throws: `LogError.io` when it cannot be opened or mapped.
-    public init(path: String) throws {
+    /// - Throws: `StorageError.io` when it cannot be opened or mapped.
+    package init(path: String) throws {
         let file = try OpenFile(path: path, writable: false)
         let size = Int(try file.size())
-        guard size > 0 else { throw LogError.io(operation: "mmap", path: path, errno: EINVAL) }
+        guard size > 0 else { throw StorageError.io(operation: "mmap", path: path, errno: EINVAL) }
         guard let address = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_PRIVATE, file.descriptor, 0), address != MAP_FAILED else {
-            throw LogError.io(operation: "mmap", path: path, errno: errno)
+            throw StorageError.io(operation: "mmap", path: path, errno: errno)
         }
         self.file = file
         self.path = path
@@ -42,8 +42,8 @@ public final class MappedFile: @unchecked Sendable {
 
     /// Fills `buffer` with the bytes at `offset`, read through the file rather than the mapping
     /// (so that the pages do not become this process's memory).
-    /// - Throws: `LogError.io` when the read fails or the file ends first.
-    public func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws {
+    /// - Throws: `StorageError.io` when the read fails or the file ends first.
+    package func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws {
         try file.read(into: buffer, at: Int64(offset))
     }
 
@@ -51,7 +51,7 @@ public final class MappedFile: @unchecked Sendable {
     /// be read for a while, so that it reclaims them: for the owner of a range that has moved its
     /// contents elsewhere. A hint (`MADV_PAGEOUT`) that loses nothing: a page another reader
     /// changed privately keeps its change, and any page reads as before on its next touch.
-    public func release(_ range: Range<Int>) {
+    package func release(_ range: Range<Int>) {
         let page = Int(sysconf(Int32(_SC_PAGESIZE)))
         let start = (range.lowerBound + page - 1) / page * page
         let end = range.upperBound / page * page

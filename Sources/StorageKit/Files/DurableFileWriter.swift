@@ -1,10 +1,10 @@
 /// Writes a new file front to back, through a buffer, for ``DurableFile/write(to:_:)``: large
 /// snapshots are written without holding them whole in memory.
-public final class DurableFileWriter {
+package final class DurableFileWriter {
     private let file: OpenFile
     private var buffer: [UInt8] = []
     /// Bytes written so far, buffered or not: the offset of the next byte.
-    public private(set) var position = 0
+    package private(set) var position = 0
     private static let bufferSize = 1 << 20
 
     init(file: OpenFile) {
@@ -13,7 +13,7 @@ public final class DurableFileWriter {
     }
 
     /// Appends `bytes`.
-    public func write(_ bytes: UnsafeRawBufferPointer) throws {
+    package func write(_ bytes: UnsafeRawBufferPointer) throws {
         if buffer.count + bytes.count > Self.bufferSize { try flush() }
         if bytes.count >= Self.bufferSize {
             try file.write([bytes], at: Int64(position - buffer.count))
@@ -24,12 +24,12 @@ public final class DurableFileWriter {
     }
 
     /// Appends `bytes`.
-    public func write(_ bytes: [UInt8]) throws {
+    package func write(_ bytes: [UInt8]) throws {
         try bytes.withUnsafeBytes { try write($0) }
     }
 
     /// Appends zero bytes until ``position`` is a multiple of `alignment`.
-    public func pad(toMultipleOf alignment: Int) throws {
+    package func pad(toMultipleOf alignment: Int) throws {
         let padding = (alignment - position % alignment) % alignment
         if padding > 0 { try write([UInt8](repeating: 0, count: padding)) }
     }

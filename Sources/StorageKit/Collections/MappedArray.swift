@@ -1,4 +1,3 @@
-import RecordLog
 
 /// A growable array of plain values whose elements may start out in a ``MappedFile`` — a view's
 /// snapshot — and move to the heap only when the array outgrows them.
@@ -8,17 +7,17 @@ import RecordLog
 /// in place changes a private copy of its page (the mapping is private); appending past the
 /// mapped elements copies them to the heap once, with room to grow. A value type with
 /// copy-on-write, like `Array`; indices are checked like `Array`'s.
-public struct MappedArray<Element: BitwiseCopyable & Sendable>: RandomAccessCollection, MutableCollection, @unchecked Sendable {
+package struct MappedArray<Element: BitwiseCopyable & Sendable>: RandomAccessCollection, MutableCollection, @unchecked Sendable {
     // @unchecked: `base` only caches `storage.base`, which the array owns with copy-on-write.
     /// Nil until the array first holds an element: an empty array allocates nothing.
     @usableFromInline var storage: Storage?
     @usableFromInline var base: UnsafeMutablePointer<Element>?
     @usableFromInline var storedCount: Int
     /// How many elements the array holds.
-    @inlinable public var count: Int { storedCount }
+    @inlinable package var count: Int { storedCount }
 
     /// An empty array.
-    @inlinable public init() {
+    @inlinable package init() {
         storage = nil
         storedCount = 0
     }
@@ -28,7 +27,7 @@ public struct MappedArray<Element: BitwiseCopyable & Sendable>: RandomAccessColl
     /// A large array of zeros is not written: its mapping of its own (``HugePageAllocation``)
     /// holds zeros already, and its pages are faulted in as they are first touched. A hash table
     /// reserved for a million names was otherwise zeroed twice, by the kernel and by `memset`.
-    @inlinable public init(repeating element: Element, count: Int) {
+    @inlinable package init(repeating element: Element, count: Int) {
         self.init()
         reserveCapacity(count)
         let zeros = withUnsafeBytes(of: element) { bytes in bytes.allSatisfy { $0 == 0 } }
@@ -37,14 +36,14 @@ public struct MappedArray<Element: BitwiseCopyable & Sendable>: RandomAccessColl
     }
 
     /// A copy of `elements`, on the heap.
-    @inlinable public init(copying elements: UnsafeBufferPointer<Element>) {
+    @inlinable package init(copying elements: UnsafeBufferPointer<Element>) {
         self.init()
         append(contentsOf: elements)
     }
 
     /// The elements stored in `bytes`, a part of `mapping`, read in place; nil unless `bytes` is
     /// aligned for `Element` and holds a whole number of them.
-    @inlinable public init?(mapping: MappedFile, bytes: UnsafeRawBufferPointer) {
+    @inlinable package init?(mapping: MappedFile, bytes: UnsafeRawBufferPointer) {
         self.init(mapping: mapping, bytes: bytes, count: bytes.count / Swift.max(1, MemoryLayout<Element>.stride))
     }
 
@@ -53,7 +52,7 @@ public struct MappedArray<Element: BitwiseCopyable & Sendable>: RandomAccessColl
     /// of a page, never the file), so that the first appends do not move the elements to the
     /// heap. Nil unless `bytes` is aligned for `Element` and holds a whole number of them, at
     /// least `count`.
-    @inlinable public init?(mapping: MappedFile, bytes: UnsafeRawBufferPointer, count: Int) {
+    @inlinable package init?(mapping: MappedFile, bytes: UnsafeRawBufferPointer, count: Int) {
         let stride = MemoryLayout<Element>.stride
         guard bytes.count % stride == 0, count >= 0, count <= bytes.count / stride else { return nil }
         self.init()
@@ -68,14 +67,14 @@ public struct MappedArray<Element: BitwiseCopyable & Sendable>: RandomAccessColl
         storedCount = count
     }
 
-    @inlinable public var startIndex: Int { 0 }
-    @inlinable public var endIndex: Int { count }
+    @inlinable package var startIndex: Int { 0 }
+    @inlinable package var endIndex: Int { count }
     /// How many elements fit before the array must move or grow its storage.
-    @inlinable public var capacity: Int { storage?.capacity ?? 0 }
+    @inlinable package var capacity: Int { storage?.capacity ?? 0 }
     /// Whether the elements are still those of a mapped file.
-    @inlinable public var isMapped: Bool { storage?.mapping != nil }
+    @inlinable package var isMapped: Bool { storage?.mapping != nil }
 
-    @inlinable public subscript(index: Int) -> Element {
+    @inlinable package subscript(index: Int) -> Element {
         get {
             precondition(UInt(bitPattern: index) < UInt(bitPattern: count), "MappedArray index out of range")
             return base.unsafelyUnwrapped[index]
@@ -88,26 +87,26 @@ public struct MappedArray<Element: BitwiseCopyable & Sendable>: RandomAccessColl
     }
 
     /// Calls `body` with the elements, contiguous.
-    @inlinable public func withUnsafeBufferPointer<Result>(_ body: (UnsafeBufferPointer<Element>) throws -> Result) rethrows -> Result {
+    @inlinable package func withUnsafeBufferPointer<Result>(_ body: (UnsafeBufferPointer<Element>) throws -> Result) rethrows -> Result {
         try body(UnsafeBufferPointer(start: base, count: count))
     }
 
     /// Makes room for `minimumCapacity` elements (on the heap, if they must move). Unlike
     /// `Array`'s, does nothing when the room is there, even if the storage is shared: a mapped
     /// array is copied only when it changes.
-    @inlinable public mutating func reserveCapacity(_ minimumCapacity: Int) {
+    @inlinable package mutating func reserveCapacity(_ minimumCapacity: Int) {
         if minimumCapacity > capacity { move(capacity: minimumCapacity) }
     }
 
     /// Adds `element` at the end.
-    @inlinable public mutating func append(_ element: Element) {
+    @inlinable package mutating func append(_ element: Element) {
         growIfNeeded(by: 1)
         (base.unsafelyUnwrapped + count).initialize(to: element)
         storedCount += 1
     }
 
     /// Adds `elements` at the end.
-    @inlinable public mutating func append(contentsOf elements: UnsafeBufferPointer<Element>) {
+    @inlinable package mutating func append(contentsOf elements: UnsafeBufferPointer<Element>) {
         guard let source = elements.baseAddress, !elements.isEmpty else { return }
         growIfNeeded(by: elements.count)
         (base.unsafelyUnwrapped + count).initialize(from: source, count: elements.count)
@@ -115,7 +114,7 @@ public struct MappedArray<Element: BitwiseCopyable & Sendable>: RandomAccessColl
     }
 
     /// Inserts `element` at `index`, moving the later elements up.
-    @inlinable public mutating func insert(_ element: Element, at index: Int) {
+    @inlinable package mutating func insert(_ element: Element, at index: Int) {
         precondition(index >= 0 && index <= count, "MappedArray index out of range")
         growIfNeeded(by: 1)
         let at = base.unsafelyUnwrapped + index
@@ -125,7 +124,7 @@ public struct MappedArray<Element: BitwiseCopyable & Sendable>: RandomAccessColl
     }
 
     /// Removes the element at `index`, moving the later elements down.
-    @inlinable public mutating func remove(at index: Int) {
+    @inlinable package mutating func remove(at index: Int) {
         precondition(UInt(bitPattern: index) < UInt(bitPattern: count), "MappedArray index out of range")
         makeUnique()
         let at = base.unsafelyUnwrapped + index
@@ -134,7 +133,7 @@ public struct MappedArray<Element: BitwiseCopyable & Sendable>: RandomAccessColl
     }
 
     /// Removes the last element.
-    @inlinable public mutating func removeLast() {
+    @inlinable package mutating func removeLast() {
         precondition(count > 0, "removeLast from an empty MappedArray")
         storedCount -= 1
     }
@@ -177,14 +176,14 @@ public struct MappedArray<Element: BitwiseCopyable & Sendable>: RandomAccessColl
     @usableFromInline final class Storage: @unchecked Sendable {
         // @unchecked: written only through a uniquely referenced array (copy-on-write), as
         // `Array`'s buffer is.
-        @usableFromInline let base: UnsafeMutablePointer<Element>?
-        @usableFromInline let capacity: Int
+        @usableFromInline package let base: UnsafeMutablePointer<Element>?
+        @usableFromInline package let capacity: Int
         /// The file `base` points into; nil when `base` is the heap's.
-        @usableFromInline let mapping: MappedFile?
+        @usableFromInline package let mapping: MappedFile?
         /// The bytes of `base`'s own mapping (``HugePageAllocation``); 0 when `malloc` gave it.
-        @usableFromInline let ownMapping: Int
+        @usableFromInline package let ownMapping: Int
 
-        @usableFromInline init(base: UnsafeMutablePointer<Element>?, capacity: Int, mapping: MappedFile?, ownMapping: Int = 0) {
+        @usableFromInline package init(base: UnsafeMutablePointer<Element>?, capacity: Int, mapping: MappedFile?, ownMapping: Int = 0) {
             self.base = base
             self.capacity = capacity
             self.mapping = mapping

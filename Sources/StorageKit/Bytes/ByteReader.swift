@@ -4,40 +4,40 @@
 /// swift-nio's `ByteBuffer`: `get…` reads at an index without moving, `read…` moves the cursor.
 /// Integers are big-endian, as in Kafka's formats. The reader borrows its buffer: use it only
 /// inside the `withUnsafeBytes` scope that produced the buffer.
-struct ByteReader {
-    let bytes: UnsafeRawBufferPointer
-    private(set) var position: Int
+package struct ByteReader {
+    package let bytes: UnsafeRawBufferPointer
+    package private(set) var position: Int
 
-    init(_ bytes: UnsafeRawBufferPointer, position: Int = 0) {
+    package init(_ bytes: UnsafeRawBufferPointer, position: Int = 0) {
         self.bytes = bytes
         self.position = position
     }
 
-    var remaining: Int { bytes.count - position }
-    var isAtEnd: Bool { position >= bytes.count }
+    package var remaining: Int { bytes.count - position }
+    package var isAtEnd: Bool { position >= bytes.count }
 
     /// A big-endian integer at `index`, or nil when it would run past the end.
-    func getInteger<T: FixedWidthInteger>(at index: Int, as: T.Type = T.self) -> T? {
+    package func getInteger<T: FixedWidthInteger>(at index: Int, as: T.Type = T.self) -> T? {
         let size = MemoryLayout<T>.size
         guard index >= 0, index <= bytes.count - size else { return nil }
         return T(bigEndian: bytes.loadUnaligned(fromByteOffset: index, as: T.self))
     }
 
-    mutating func readInteger<T: FixedWidthInteger>(as: T.Type = T.self) -> T? {
+    package mutating func readInteger<T: FixedWidthInteger>(as: T.Type = T.self) -> T? {
         guard let value = getInteger(at: position, as: T.self) else { return nil }
         position += MemoryLayout<T>.size
         return value
     }
 
     /// Moves past `count` bytes and returns the range they occupy, or nil when short.
-    mutating func readRange(count: Int) -> Range<Int>? {
+    package mutating func readRange(count: Int) -> Range<Int>? {
         guard count >= 0, count <= remaining else { return nil }
         defer { position += count }
         return position..<(position + count)
     }
 
     /// An unsigned LEB128 varint of at most `maxBytes` bytes; nil when short or over-long.
-    mutating func readUnsignedVarint(maxBytes: Int) -> UInt64? {
+    package mutating func readUnsignedVarint(maxBytes: Int) -> UInt64? {
         var result: UInt64 = 0
         var shift: UInt64 = 0
         var index = position
@@ -57,7 +57,7 @@ struct ByteReader {
 
     /// A zigzag-encoded 32-bit varint (Kafka's `varint`): at most 5 bytes, no bits beyond 32.
     @inline(__always)
-    mutating func readVarint() -> Int32? {
+    package mutating func readVarint() -> Int32? {
         // Most of a record's varints (lengths, counts, small deltas) are one byte: read inline.
         if position < bytes.count, case let byte = bytes[position], byte < 0x80 {
             position += 1
@@ -77,7 +77,7 @@ struct ByteReader {
     }
 
     /// A zigzag-encoded 64-bit varint (Kafka's `varlong`): at most 10 bytes, no bits beyond 64.
-    mutating func readVarlong() -> Int64? {
+    package mutating func readVarlong() -> Int64? {
         let start = position
         guard let raw = readUnsignedVarint(maxBytes: 10) else { return nil }
         // The tenth byte may carry only the top bit of a 64-bit value.

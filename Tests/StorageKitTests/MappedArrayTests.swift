@@ -1,7 +1,6 @@
 import Foundation
-import RecordLog
-import RecordStore
 import Testing
+@testable import StorageKit
 
 /// `MappedArray` reads its elements in place from a mapped file, never writes the file, and
 /// behaves like `Array` once it changes: copies are independent, growing keeps every element.
@@ -139,7 +138,7 @@ import Testing
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("mapped-\(UUID().uuidString)").path
         #expect(FileManager.default.createFile(atPath: path, contents: Data()))
         defer { try? FileManager.default.removeItem(atPath: path) }
-        #expect(throws: LogError.self) { try MappedFile(path: path) }
+        #expect(throws: StorageError.self) { try MappedFile(path: path) }
     }
 
     @Test("a durable file written piece by piece holds every piece; a failed write leaves the old file")

@@ -1,5 +1,5 @@
-import RecordStore
 import Testing
+@testable import StorageKit
 import TestSupport
 
 /// `SlotTable` finds, files and removes names kept in the caller's array, as a dictionary would,

@@ -9,12 +9,12 @@ import Darwin
 /// Reads and writes take absolute positions (`pread`/`pwritev`), so one descriptor is shared
 /// by concurrent readers and the single writer without a shared cursor. Every call retries on
 /// `EINTR` and loops over short transfers.
-final class OpenFile: Sendable {
-    let descriptor: Int32
-    let path: String
+package final class OpenFile: Sendable {
+    package let descriptor: Int32
+    package let path: String
 
     /// Opens `path`; with `create`, creates it with mode 0600 (and fails if it exists when `exclusive`).
-    init(path: String, writable: Bool, create: Bool = false, exclusive: Bool = false) throws {
+    package init(path: String, writable: Bool, create: Bool = false, exclusive: Bool = false) throws {
         var flags = (writable ? O_RDWR : O_RDONLY) | O_CLOEXEC
         if create { flags |= O_CREAT }
         if exclusive { flags |= O_EXCL }
@@ -26,16 +26,16 @@ final class OpenFile: Sendable {
     deinit { close(descriptor) }
 
     /// The file's size in bytes.
-    func size() throws -> Int64 {
+    package func size() throws -> Int64 {
         var info = stat()
         _ = try FileSystem.retrying("fstat", path) { fstat(descriptor, &info) }
         return Int64(info.st_size)
     }
 
     /// Reads up to `count` bytes at `position`; fewer only at the end of the file.
-    func read(at position: Int64, count: Int) throws -> [UInt8] {
+    package func read(at position: Int64, count: Int) throws -> [UInt8] {
         guard count > 0 else { return [] }
-        var failure: LogError?
+        var failure: StorageError?
         let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
             var done = 0
             while done < count {
@@ -55,21 +55,21 @@ final class OpenFile: Sendable {
     }
 
     /// Fills `buffer` with the bytes at `position`; throws if the file ends first.
-    func read(into buffer: UnsafeMutableRawBufferPointer, at position: Int64) throws {
+    package func read(into buffer: UnsafeMutableRawBufferPointer, at position: Int64) throws {
         var done = 0
         while done < buffer.count {
             let result = pread(descriptor, buffer.baseAddress.map { $0 + done }, buffer.count - done, off_t(position) + off_t(done))
             if result < 0 {
                 if errno == EINTR { continue }
-                throw LogError.io(operation: "pread", path: path, errno: errno)
+                throw StorageError.io(operation: "pread", path: path, errno: errno)
             }
-            if result == 0 { throw LogError.io(operation: "pread", path: path, errno: EIO) }
+            if result == 0 { throw StorageError.io(operation: "pread", path: path, errno: EIO) }
             done += result
         }
     }
 
     /// Writes all of `parts`, back to back, starting at `position`, in as few syscalls as possible.
-    func write(_ parts: [UnsafeRawBufferPointer], at position: Int64) throws {
+    package func write(_ parts: [UnsafeRawBufferPointer], at position: Int64) throws {
         var vectors = parts.map { iovec(iov_base: UnsafeMutableRawPointer(mutating: $0.baseAddress), iov_len: $0.count) }
         var offset = off_t(position)
         var index = 0
@@ -79,7 +79,7 @@ final class OpenFile: Sendable {
             }
             if written < 0 {
                 if errno == EINTR { continue }
-                throw LogError.io(operation: "pwritev", path: path, errno: errno)
+                throw StorageError.io(operation: "pwritev", path: path, errno: errno)
             }
             offset += off_t(written)
             var remaining = written
@@ -95,17 +95,17 @@ final class OpenFile: Sendable {
     }
 
     /// Writes `bytes` at `position`.
-    func write(_ bytes: [UInt8], at position: Int64) throws {
+    package func write(_ bytes: [UInt8], at position: Int64) throws {
         try bytes.withUnsafeBytes { try write([$0], at: position) }
     }
 
     /// Makes the file's data (and the size needed to read it) durable.
-    func syncData() throws {
+    package func syncData() throws {
         _ = try FileSystem.retrying("fdatasync", path) { fdatasync(descriptor) }
     }
 
     /// Cuts the file to `size` bytes.
-    func truncate(to size: Int64) throws {
+    package func truncate(to size: Int64) throws {
         _ = try FileSystem.retrying("ftruncate", path) { ftruncate(descriptor, off_t(size)) }
     }
 }

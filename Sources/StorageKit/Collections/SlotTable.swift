@@ -18,26 +18,26 @@ import CPrefetch
 /// let slot = table.findOrInsert(hash: hash, fresh: Int32(names.count)) { names[Int($0)] == name }
 /// if slot == Int32(names.count) { names.append(name) }
 /// ```
-public struct SlotTable: Sendable {
+package struct SlotTable: Sendable {
     /// 0 = empty; otherwise `hash << 32 | (slot + 1)`.
-    public private(set) var buckets = MappedArray<UInt64>()
+    package private(set) var buckets = MappedArray<UInt64>()
     /// How many names the table holds.
-    public private(set) var count = 0
+    package private(set) var count = 0
     /// The seed of ``hash(_:)-swift.type.method``: this process's.
-    public static let processSeed = UInt64.random(in: 1...UInt64.max)
+    package static let processSeed = UInt64.random(in: 1...UInt64.max)
     /// The seed of the hashes this table files names under (``hash(_:seed:)``).
-    public let seed: UInt64
+    package let seed: UInt64
 
     /// An empty table, for hashes made with `seed` (by default, this process's: the hashes of
     /// ``hash(_:)-swift.type.method``).
-    public init(seed: UInt64 = processSeed) {
+    package init(seed: UInt64 = processSeed) {
         self.seed = seed
     }
 
     /// A table saved earlier: its buckets (as ``buckets`` held them), how many names they file,
     /// and the seed their hashes were made with; nil unless the bucket count is zero or a power of
     /// two that holds `count` names at most half full.
-    public init?(buckets: MappedArray<UInt64>, count: Int, seed: UInt64) {
+    package init?(buckets: MappedArray<UInt64>, count: Int, seed: UInt64) {
         guard buckets.count & (buckets.count &- 1) == 0, count >= 0, count * 2 <= buckets.count else { return nil }
         self.buckets = buckets
         self.count = count
@@ -45,22 +45,22 @@ public struct SlotTable: Sendable {
     }
 
     /// The hash the table files `name` under.
-    public static func hash(_ name: String) -> UInt32 {
+    package static func hash(_ name: String) -> UInt32 {
         name.utf8.withContiguousStorageIfAvailable { hash(UnsafeRawBufferPointer($0)) } ?? Array(name.utf8).withUnsafeBytes { hash($0) }
     }
 
     /// The hash a table with this process's seed files a name under, given its UTF-8 bytes.
-    public static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
+    package static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
         hash(bytes, seed: processSeed)
     }
 
     /// The hash this table files a name under, given its UTF-8 bytes.
-    public func hash(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
+    package func hash(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
         Self.hash(bytes, seed: seed)
     }
 
     /// The hash of a name's UTF-8 bytes under `seed`.
-    public static func hash(_ bytes: UnsafeRawBufferPointer, seed: UInt64) -> UInt32 {
+    package static func hash(_ bytes: UnsafeRawBufferPointer, seed: UInt64) -> UInt32 {
         var state = seed ^ UInt64(bytes.count)
         func mix(_ word: UInt64) {
             state = (state ^ word) &* 0x9E37_79B9_7F4A_7C15
@@ -92,7 +92,7 @@ public struct SlotTable: Sendable {
     /// instead of coming one after another (in a table of a million names nearly every lookup
     /// misses).
     @inline(__always)
-    public func prefetch(hash: UInt32) {
+    package func prefetch(hash: UInt32) {
         buckets.withUnsafeBufferPointer { buckets in
             guard let base = buckets.baseAddress, !buckets.isEmpty else { return }
             recordlog_prefetch(base + (Int(hash) & (buckets.count - 1)))
@@ -101,7 +101,7 @@ public struct SlotTable: Sendable {
 
     /// The slot of the name hashed `hash`, or nil; `isMatch(slot)` tells whether the caller's name
     /// at a candidate slot is the one sought.
-    public func find(hash: UInt32, where isMatch: (Int32) -> Bool) -> Int32? {
+    package func find(hash: UInt32, where isMatch: (Int32) -> Bool) -> Int32? {
         guard !buckets.isEmpty else { return nil }
         switch probe(hash: hash, isMatch) {
         case .found(let slot): return slot
@@ -111,7 +111,7 @@ public struct SlotTable: Sendable {
 
     /// The slot of the name hashed `hash` if the table holds it; otherwise files `fresh` under
     /// `hash` and returns `fresh`. One probe sequence either way.
-    public mutating func findOrInsert(hash: UInt32, fresh: Int32, where isMatch: (Int32) -> Bool) -> Int32 {
+    package mutating func findOrInsert(hash: UInt32, fresh: Int32, where isMatch: (Int32) -> Bool) -> Int32 {
         if (count + 1) * 2 > buckets.count { grow() }
         while true {
             switch probe(hash: hash, isMatch) {
@@ -128,7 +128,7 @@ public struct SlotTable: Sendable {
     }
 
     /// Removes the name hashed `hash` and returns its slot, nil if the table does not hold it.
-    public mutating func remove(hash: UInt32, where isMatch: (Int32) -> Bool) -> Int32? {
+    package mutating func remove(hash: UInt32, where isMatch: (Int32) -> Bool) -> Int32? {
         guard let slot = find(hash: hash, where: isMatch) else { return nil }
         let mask = buckets.count - 1
         var hole = Int(hash) & mask
@@ -152,7 +152,7 @@ public struct SlotTable: Sendable {
     }
 
     /// Makes room for `capacity` names without growing.
-    public mutating func reserveCapacity(_ capacity: Int) {
+    package mutating func reserveCapacity(_ capacity: Int) {
         var size = max(16, buckets.count)
         while capacity * 2 > size { size *= 2 }
         if size > buckets.count { resize(to: size) }

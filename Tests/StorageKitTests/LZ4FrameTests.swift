@@ -1,6 +1,6 @@
 import CLZ4
 import Testing
-@testable import RecordLog
+@testable import StorageKit
 import TestSupport
 
 @Suite struct LZ4FrameTests {
@@ -69,12 +69,12 @@ import TestSupport
         return Array(output.prefix(written))
     }
 
-    /// The reason of a `LogError.malformedFrame`, nil for any other outcome.
+    /// The reason of a `StorageError.malformedFrame`, nil for any other outcome.
     static func malformedFrameReason(_ body: () throws -> [UInt8]) -> String? {
         do {
             _ = try body()
             return nil
-        } catch LogError.malformedFrame(let reason) {
+        } catch StorageError.malformedFrame(let reason) {
             return reason
         } catch {
             return nil
@@ -150,7 +150,7 @@ import TestSupport
     func oversizedClaimIsRefused() throws {
         let source = Self.wordSoup(bytes: 10_000)
         let frame = Self.liblz4Frame(source, linked: false, declareContentSize: true)
-        #expect(throws: LogError.decompressedSizeExceeded(limit: 1024)) {
+        #expect(throws: StorageError.decompressedSizeExceeded(limit: 1024)) {
             try LZ4Frame.decompress(frame, limit: 1024)
         }
     }
@@ -185,7 +185,7 @@ import TestSupport
         let claim: UInt64 = 200 << 20
         for index in 0..<8 { frame[6 + index] = UInt8(truncatingIfNeeded: claim >> (8 * UInt64(index))) }
         frame[14] = UInt8(truncatingIfNeeded: Self.xxh32Short(Array(frame[4..<14])) >> 8)
-        let reason = Self.malformedFrameReason { try LZ4Frame.decompress(frame, limit: LogOptions.defaultMaxDecompressedBytes) }
+        let reason = Self.malformedFrameReason { try LZ4Frame.decompress(frame, limit: 256 << 20) }
         #expect(reason?.contains("bytes of LZ4 can hold") == true, "\(String(describing: reason))")
     }
 
@@ -195,7 +195,7 @@ import TestSupport
         let frame = try LZ4Frame.compress(source)
         var buffer: [UInt8] = []
         let count = try frame.withUnsafeBytes {
-            try LZ4Frame.decompress($0, reusing: &buffer, sizeHint: 1 << 30, limit: LogOptions.defaultMaxDecompressedBytes)
+            try LZ4Frame.decompress($0, reusing: &buffer, sizeHint: 1 << 30, limit: 256 << 20)
         }
         #expect(Array(buffer[..<count]) == source)
         #expect(buffer.count <= LZ4Frame.decompressedBound(frameBytes: frame.count))
@@ -206,10 +206,10 @@ import TestSupport
         let zeros = [UInt8](repeating: 0, count: 4 << 20)
         let frame = linked ? Self.liblz4Frame(zeros, linked: true) : try LZ4Frame.compress(zeros)
         #expect(frame.count < 64 * 1024)
-        #expect(throws: LogError.decompressedSizeExceeded(limit: 1 << 20)) {
+        #expect(throws: StorageError.decompressedSizeExceeded(limit: 1 << 20)) {
             try LZ4Frame.decompress(frame, limit: 1 << 20)
         }
-        #expect(throws: LogError.decompressedSizeExceeded(limit: 1 << 20)) {
+        #expect(throws: StorageError.decompressedSizeExceeded(limit: 1 << 20)) {
             try LZ4Frame.decompress(frame, sizeHint: 8 << 20, limit: 1 << 20)
         }
     }
@@ -219,7 +219,7 @@ import TestSupport
         let source = Self.wordSoup(bytes: size)
         let frame = try LZ4Frame.compress(source)
         #expect(try LZ4Frame.decompress(frame, limit: size) == source)
-        #expect(throws: LogError.decompressedSizeExceeded(limit: size - 1)) {
+        #expect(throws: StorageError.decompressedSizeExceeded(limit: size - 1)) {
             try LZ4Frame.decompress(frame, limit: size - 1)
         }
     }
@@ -227,7 +227,7 @@ import TestSupport
     @Test("a limit of zero admits no byte")
     func zeroLimit() throws {
         let frame = try LZ4Frame.compress([0x6B])
-        #expect(throws: LogError.decompressedSizeExceeded(limit: 0)) { try LZ4Frame.decompress(frame, limit: 0) }
+        #expect(throws: StorageError.decompressedSizeExceeded(limit: 0)) { try LZ4Frame.decompress(frame, limit: 0) }
     }
 
     @Test("every truncation of a frame is a malformed frame", arguments: [Content.oneByte, .textSeveralBlocks])
@@ -263,5 +263,20 @@ import TestSupport
         #expect(Self.malformedFrameReason { try LZ4Frame.decompress(bytes, limit: 1 << 20) } != nil)
         // A valid magic number followed by nonsense, too.
         #expect(Self.malformedFrameReason { try LZ4Frame.decompress(LZ4Frame.magic + bytes, limit: 1 << 20) } != nil)
+    }
+
+    @Test("decompressing into a reused buffer: same bytes, and the limit holds however large the buffer")
+    func reusedDecompressionBuffer() throws {
+        let source = Self.wordSoup(bytes: 50_000)
+        let frame = try LZ4Frame.compress(source)
+        var buffer = [UInt8](repeating: 0xAA, count: 200_000)
+        let count = try frame.withUnsafeBytes { try LZ4Frame.decompress($0, reusing: &buffer, limit: 1 << 20) }
+        #expect(Array(buffer[..<count]) == source)
+        var small: [UInt8] = []
+        let again = try frame.withUnsafeBytes { try LZ4Frame.decompress($0, reusing: &small, sizeHint: 100, limit: 1 << 20) }
+        #expect(Array(small[..<again]) == source, "a buffer too small grows")
+        #expect(throws: StorageError.decompressedSizeExceeded(limit: 10_000)) {
+            _ = try frame.withUnsafeBytes { try LZ4Frame.decompress($0, reusing: &buffer, limit: 10_000) }
+        }
     }
 }

@@ -2,7 +2,9 @@ import Synchronization
 
 /// A lock held across suspension points, for the rare operations that must finish a durable
 /// write before the next one of their kind starts (zone and subscription changes).
-final class AsyncLock: Sendable {
+package final class AsyncLock: Sendable {
+    package init() {}
+
     private struct State {
         var locked = false
         var waiters: [CheckedContinuation<Void, Never>] = []
@@ -11,7 +13,7 @@ final class AsyncLock: Sendable {
     private let state = Mutex(State())
 
     /// Runs `body` alone among the callers of this lock, in arrival order.
-    func run<Result: Sendable>(_ body: () async throws -> Result) async throws -> Result {
+    package func run<Result: Sendable>(_ body: () async throws -> Result) async throws -> Result {
         await acquire()
         do {
             let result = try await body()

@@ -1,6 +1,6 @@
 import Dispatch
-@testable import RecordStore
 import Testing
+@testable import StorageKit
 
 /// The lock behind the database's state and each view: what every commit relies on.
 @Suite struct LockedValueTests {

@@ -9,9 +9,9 @@ import CLZ4
 /// try LZ4Frame.compress(bytes, appendingTo: &frame)
 /// let back = try LZ4Frame.decompress(frame, limit: 1 << 20)
 /// ```
-public enum LZ4Frame {
+package enum LZ4Frame {
     /// The four bytes that start every LZ4 frame (0x184D2204, little-endian).
-    public static let magic: [UInt8] = [0x04, 0x22, 0x4D, 0x18]
+    package static let magic: [UInt8] = [0x04, 0x22, 0x4D, 0x18]
 
     static func preferences() -> LZ4F_preferences_t {
         var preferences = LZ4F_preferences_t()
@@ -26,7 +26,7 @@ public enum LZ4Frame {
     }
 
     /// Compresses `source` into one frame appended to `output`.
-    public static func compress(_ source: UnsafeRawBufferPointer, appendingTo output: inout [UInt8]) throws {
+    package static func compress(_ source: UnsafeRawBufferPointer, appendingTo output: inout [UInt8]) throws {
         var preferences = preferences()
         let bound = LZ4F_compressFrameBound(source.count, &preferences)
         let start = output.count
@@ -39,7 +39,7 @@ public enum LZ4Frame {
         }
         if LZ4F_isError(written) != 0 {
             output.removeSubrange(start...)
-            throw LogError.malformedFrame(reason: "compression failed: \(errorName(written))")
+            throw StorageError.malformedFrame(reason: "compression failed: \(errorName(written))")
         }
         output.removeSubrange((start + written)...)
     }
@@ -57,7 +57,7 @@ public enum LZ4Frame {
     /// The blocks are independent, so the frame is the same, byte for byte, as
     /// ``compress(_:appendingTo:)`` makes on one thread: the first half is compressed as a frame
     /// and the second as another, and the second's blocks replace the first's end mark.
-    public static func compress(_ source: UnsafeRawBufferPointer, appendingTo output: inout [UInt8], twoThreadsFrom: Int) throws {
+    package static func compress(_ source: UnsafeRawBufferPointer, appendingTo output: inout [UInt8], twoThreadsFrom: Int) throws {
         let blocks = (source.count + blockSize - 1) / blockSize
         guard source.count >= twoThreadsFrom, blocks >= 2, let base = source.baseAddress else {
             return try compress(source, appendingTo: &output)
@@ -72,14 +72,14 @@ public enum LZ4Frame {
         })
         guard LZ4F_isError(written) == 0, written >= headerSize + endMarkSize, output.count - start >= headerSize + endMarkSize else {
             output.removeSubrange(start...)
-            throw LogError.malformedFrame(reason: "compression failed: \(errorName(written))")
+            throw StorageError.malformedFrame(reason: "compression failed: \(errorName(written))")
         }
         output.removeLast(endMarkSize)
         output.append(contentsOf: UnsafeRawBufferPointer(rebasing: tail.frame[headerSize..<written]))
     }
 
     /// Compresses a byte array into a new frame.
-    public static func compress(_ source: [UInt8]) throws -> [UInt8] {
+    package static func compress(_ source: [UInt8]) throws -> [UInt8] {
         var output: [UInt8] = []
         try source.withUnsafeBytes { try compress($0, appendingTo: &output) }
         return output
@@ -90,9 +90,9 @@ public enum LZ4Frame {
     /// - Parameters:
     ///   - sizeHint: the expected decompressed size; a good hint saves a copy.
     ///   - limit: the most bytes the frame may decompress to. A frame that claims or produces more
-    ///     throws `LogError.decompressedSizeExceeded` before allocating past the limit.
-    /// - Throws: `LogError.malformedFrame` for anything that is not one whole, valid frame.
-    public static func decompress(_ source: UnsafeRawBufferPointer, sizeHint: Int = 0, limit: Int) throws -> [UInt8] {
+    ///     throws `StorageError.decompressedSizeExceeded` before allocating past the limit.
+    /// - Throws: `StorageError.malformedFrame` for anything that is not one whole, valid frame.
+    package static func decompress(_ source: UnsafeRawBufferPointer, sizeHint: Int = 0, limit: Int) throws -> [UInt8] {
         var output: [UInt8] = []
         let count = try decompress(source, reusing: &output, sizeHint: sizeHint, limit: limit)
         output.removeLast(output.count - count)
@@ -105,17 +105,17 @@ public enum LZ4Frame {
     /// no fresh memory once the buffer is large enough.
     ///
     /// - Parameters and errors: as ``decompress(_:sizeHint:limit:)-(UnsafeRawBufferPointer,_,_)``.
-    public static func decompress(
+    package static func decompress(
         _ source: UnsafeRawBufferPointer, reusing output: inout [UInt8], sizeHint: Int = 0, limit: Int
     ) throws -> Int {
         var context: OpaquePointer?
         let created = LZ4F_createDecompressionContext(&context, UInt32(LZ4F_VERSION))
         guard LZ4F_isError(created) == 0, let context else {
-            throw LogError.malformedFrame(reason: "cannot create an LZ4 decompression context")
+            throw StorageError.malformedFrame(reason: "cannot create an LZ4 decompression context")
         }
         defer { LZ4F_freeDecompressionContext(context) }
         guard let sourceBase = source.baseAddress, source.count >= 7 else {
-            throw LogError.malformedFrame(reason: "\(source.count) bytes is shorter than a frame header")
+            throw StorageError.malformedFrame(reason: "\(source.count) bytes is shorter than a frame header")
         }
 
         // Read the header first: a declared content size is checked against the limit and,
@@ -124,16 +124,16 @@ public enum LZ4Frame {
         var consumed = source.count
         let headerResult = LZ4F_getFrameInfo(context, &info, sourceBase, &consumed)
         if LZ4F_isError(headerResult) != 0 {
-            throw LogError.malformedFrame(reason: errorName(headerResult))
+            throw StorageError.malformedFrame(reason: errorName(headerResult))
         }
         // Bounded by the frame's own size as well as by the caller's limit: a small frame that
         // claims a huge size must not make us allocate it.
         let bound = decompressedBound(frameBytes: source.count)
         if info.contentSize > UInt64(bound) {
-            throw LogError.malformedFrame(
+            throw StorageError.malformedFrame(
                 reason: "the frame declares \(info.contentSize) bytes, more than \(source.count) bytes of LZ4 can hold")
         }
-        if info.contentSize > UInt64(limit) { throw LogError.decompressedSizeExceeded(limit: limit) }
+        if info.contentSize > UInt64(limit) { throw StorageError.decompressedSizeExceeded(limit: limit) }
         let callerLimit = limit
         let limit = min(limit, bound)
         let firstCapacity = max(0, min(limit, info.contentSize > 0 ? Int(info.contentSize) : max(sizeHint, 256)))
@@ -154,8 +154,8 @@ public enum LZ4Frame {
                     context: context, source: source, consumed: consumed,
                     firstChunk: UnsafeMutableRawBufferPointer(rebasing: buffer[..<min(buffer.count, limit)]))
             }
-        } catch LogError.decompressedSizeExceeded where limit < callerLimit {
-            throw LogError.malformedFrame(reason: "the frame decodes to more than \(source.count) bytes of LZ4 can hold")
+        } catch StorageError.decompressedSizeExceeded where limit < callerLimit {
+            throw StorageError.malformedFrame(reason: "the frame decodes to more than \(source.count) bytes of LZ4 can hold")
         }
         var count = firstCount
         if decoder.total > firstCount {
@@ -164,14 +164,14 @@ public enum LZ4Frame {
             count = output.count
         }
         if info.contentSize > 0, UInt64(count) != info.contentSize {
-            throw LogError.malformedFrame(
+            throw StorageError.malformedFrame(
                 reason: "frame declares \(info.contentSize) bytes but holds \(count)")
         }
         return count
     }
 
     /// Decompresses a frame held in a byte array.
-    public static func decompress(_ source: [UInt8], sizeHint: Int = 0, limit: Int) throws -> [UInt8] {
+    package static func decompress(_ source: [UInt8], sizeHint: Int = 0, limit: Int) throws -> [UInt8] {
         try source.withUnsafeBytes { try decompress($0, sizeHint: sizeHint, limit: limit) }
     }
 
@@ -203,7 +203,7 @@ private struct ChunkedOutput {
     mutating func run(
         context: OpaquePointer, source: UnsafeRawBufferPointer, consumed initiallyConsumed: Int,
         firstChunk: UnsafeMutableRawBufferPointer
-    ) throws(LogError) -> Int {
+    ) throws(StorageError) -> Int {
         guard let sourceBase = source.baseAddress else { return 0 }
         var consumed = initiallyConsumed
         var chunk = firstChunk
@@ -216,26 +216,26 @@ private struct ChunkedOutput {
             let hint = LZ4F_decompress(
                 context, chunk.baseAddress.map { $0 + produced }, &outputSize,
                 sourceBase + consumed, &inputSize, nil)
-            if LZ4F_isError(hint) != 0 { throw LogError.malformedFrame(reason: LZ4Frame.errorName(hint)) }
+            if LZ4F_isError(hint) != 0 { throw StorageError.malformedFrame(reason: LZ4Frame.errorName(hint)) }
             consumed += inputSize
             produced += outputSize
             total += outputSize
             if inFirst { firstCount = produced } else { overflow[overflow.count - 1].count = produced }
             if hint == 0 {
                 guard consumed == source.count else {
-                    throw LogError.malformedFrame(reason: "\(source.count - consumed) bytes follow the end of the frame")
+                    throw StorageError.malformedFrame(reason: "\(source.count - consumed) bytes follow the end of the frame")
                 }
                 return firstCount
             }
             if produced < chunk.count {
                 // Room was left, so liblz4 is waiting for input that is not there.
                 if consumed == source.count {
-                    throw LogError.malformedFrame(reason: "the frame is truncated")
+                    throw StorageError.malformedFrame(reason: "the frame is truncated")
                 }
                 continue
             }
             // The chunk is full: continue into a new one, within the limit.
-            guard total < limit else { throw LogError.decompressedSizeExceeded(limit: limit) }
+            guard total < limit else { throw StorageError.decompressedSizeExceeded(limit: limit) }
             let size = min(limit - total, max(64 * 1024, total))
             chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
             overflow.append((chunk, 0))

@@ -18,7 +18,7 @@ extension Array where Element == UInt8 {
 
     /// Appends a zigzag varint (Kafka's `varint`).
     @inline(__always)
-    mutating func appendVarint(_ value: Int32) {
+    package mutating func appendVarint(_ value: Int32) {
         appendUnsignedVarint(UInt64(Zigzag.encode(value)))
     }
 
@@ -29,7 +29,7 @@ extension Array where Element == UInt8 {
     }
 
     /// Overwrites `T` big-endian at `index`; the bytes must already exist.
-    mutating func setInteger<T: FixedWidthInteger>(_ value: T, at index: Int) {
+    package mutating func setInteger<T: FixedWidthInteger>(_ value: T, at index: Int) {
         withUnsafeMutableBytes { buffer in
             buffer.storeBytes(of: value.bigEndian, toByteOffset: index, as: T.self)
         }
@@ -37,17 +37,17 @@ extension Array where Element == UInt8 {
 }
 
 /// The number of bytes a varint takes, without writing it.
-enum VarintSize {
+package enum VarintSize {
     @inline(__always)
-    static func unsigned(_ value: UInt64) -> Int {
+    package static func unsigned(_ value: UInt64) -> Int {
         // One byte per started group of seven bits; zero still takes one byte.
         let bits = 64 - value.leadingZeroBitCount
         return Swift.max(1, (bits + 6) / 7)
     }
 
     @inline(__always)
-    static func varint(_ value: Int32) -> Int { unsigned(UInt64(Zigzag.encode(value))) }
+    package static func varint(_ value: Int32) -> Int { unsigned(UInt64(Zigzag.encode(value))) }
 
     @inline(__always)
-    static func varlong(_ value: Int64) -> Int { unsigned(Zigzag.encode(value)) }
+    package static func varlong(_ value: Int64) -> Int { unsigned(Zigzag.encode(value)) }
 }

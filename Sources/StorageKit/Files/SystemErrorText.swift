@@ -5,8 +5,8 @@ import Darwin
 #endif
 
 /// The C library's text for an errno value.
-enum SystemErrorText {
-    static func message(_ code: Int32) -> String {
+package enum SystemErrorText {
+    package static func message(_ code: Int32) -> String {
         guard let text = strerror(code) else { return "error \(code)" }
         return String(cString: text)
     }
