@@ -32,18 +32,24 @@ let package = Package(
         .target(name: "CWriteback"),
         // The compiler's cache prefetch hint, which Swift does not expose.
         .target(name: "CPrefetch"),
+        // The storage toolkit below the log: files and syscalls, bytes and varints, CRC-32C, LZ4
+        // frames, threads and locks, mapped collections. `package` access only: no product
+        // exposes it.
+        .target(
+            name: "StorageKit",
+            dependencies: ["CLZ4", "CCRC32C", "CWriteback", "CPrefetch"]
+        ),
         .target(
             name: "RecordLog",
             dependencies: [
-                "CLZ4",
-                "CCRC32C",
-                "CWriteback",
+                "StorageKit",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .target(
             name: "RecordStore",
             dependencies: [
+                "StorageKit",
                 "RecordLog",
                 "CPrefetch",
                 .product(name: "Logging", package: "swift-log"),
@@ -52,6 +58,7 @@ let package = Package(
         .target(
             name: "Notes",
             dependencies: [
+                "StorageKit",
                 "RecordStore",
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -101,6 +108,10 @@ let package = Package(
         .target(
             name: "TestSupport",
             path: "Tests/TestSupport"
+        ),
+        .testTarget(
+            name: "StorageKitTests",
+            dependencies: ["StorageKit", "TestSupport"]
         ),
         .testTarget(
             name: "RecordLogTests",

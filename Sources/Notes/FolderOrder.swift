@@ -1,4 +1,5 @@
 import RecordStore
+import StorageKit
 
 /// One folder's notes as slots of a ``NoteSlots`` table, kept in the order the app lists them:
 /// by modification date (a note never saved first), then by id.

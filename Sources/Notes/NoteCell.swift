@@ -1,4 +1,5 @@
 import Foundation
+import StorageKit
 
 /// A note as ``NoteSlots`` keeps it: 48 bytes, its id and content in the slots' ``TextArena``.
 ///

@@ -1,5 +1,5 @@
-import RecordLog
 import RecordStore
+import StorageKit
 
 /// The Notes view's mapped snapshot (FORMAT.md §12.1): nine sections, read in place on open, so a
 /// store's first folder listing touches that folder's cells and text pages and no others. The

@@ -1,5 +1,6 @@
 import Foundation
 import RecordStore
+import StorageKit
 
 /// The notes of the Notes view: one compact cell per note in an array of slots, the texts (ids and
 /// contents) in a ``TextArena``, each note found by its id through a ``SlotTable``, and each

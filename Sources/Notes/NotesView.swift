@@ -21,12 +21,12 @@ public struct NotesView: MappedSnapshotView {
     }
 
     /// Writes the notes as the sections of the view's mapped snapshot.
-    public func writeSnapshot(to writer: inout ViewSnapshotWriter) throws {
+    package func writeSnapshot(to writer: inout ViewSnapshotWriter) throws {
         try storage.writeSnapshot(to: &writer)
     }
 
     /// The notes of a mapped snapshot, read in place.
-    public init?(snapshot: MappedViewSnapshot) {
+    package init?(snapshot: MappedViewSnapshot) {
         guard let storage = NoteSlots(snapshot: snapshot) else { return nil }
         self.storage = storage
     }

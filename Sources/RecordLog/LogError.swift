@@ -1,3 +1,4 @@
+import StorageKit
 /// Errors of the log engine. Each case says what went wrong and where; `description` says what to do.
 ///
 /// ```swift

@@ -1,3 +1,4 @@
+import StorageKit
 /// Reads the codec's primitives from untrusted bytes: every read is bounds-checked and throws
 /// ``RecordDecodingError`` at the current offset instead of trapping.
 struct ByteReader {

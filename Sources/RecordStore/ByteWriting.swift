@@ -1,3 +1,4 @@
+import StorageKit
 /// Writes the record codec's bytes into memory sized beforehand by an upper bound of the
 /// record's size (`ZonePlanner.encodedSizeBound`): a store and a bounds check per write, where
 /// appending to an array checked its capacity and uniqueness for every byte. Writing past the

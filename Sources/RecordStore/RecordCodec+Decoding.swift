@@ -1,4 +1,5 @@
 import Foundation
+import StorageKit
 
 extension RecordCodec {
     /// Decodes value bytes written by ``encode(_:into:)`` into the record with ID `recordID`

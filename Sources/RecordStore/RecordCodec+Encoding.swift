@@ -1,3 +1,4 @@
+import StorageKit
 extension RecordCodec {
     /// Validates `record` and appends its value bytes to `buffer`.
     ///

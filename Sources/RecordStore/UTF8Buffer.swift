@@ -1,4 +1,5 @@
 import Foundation
+import StorageKit
 
 extension String {
     /// Calls `body` with the string's UTF-8 bytes in contiguous memory: in place for native

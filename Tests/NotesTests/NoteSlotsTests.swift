@@ -3,6 +3,7 @@ import Testing
 import TestSupport
 
 @testable import Notes
+import StorageKit
 
 /// The Notes view's storage keeps each folder in listing order as notes are added, edited, moved
 /// between folders and deleted: checked against a plain dictionary sorted on every read.

@@ -1,5 +1,6 @@
 import Testing
 @testable import RecordLog
+import StorageKit
 
 @Suite struct BatchBitFlipTests {
     /// A valid batch of three records, as the log writes it at base offset 0.

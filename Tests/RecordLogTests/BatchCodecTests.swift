@@ -1,5 +1,6 @@
 import Testing
 @testable import RecordLog
+import StorageKit
 
 @Suite struct BatchCodecTests {
     static let codecs: [CompressionCodec] = [.lz4, .none]

@@ -1,5 +1,6 @@
 import Testing
 @testable import RecordLog
+import StorageKit
 
 /// Reading records in place (`forEachRecordInPlace`, `BorrowedLogRecord`) must agree with the
 /// allocating reads (`records()`, `LogRecord`) on every batch, valid or not.
@@ -59,21 +60,6 @@ import Testing
                 let batch = try RecordBatch(bytes: BatchBitFlipTests.withFixedCRC(bytes)[...])
                 #expect(Self.inPlace(batch, buffer: &buffer) == Self.allocating(batch), "byte \(index) = \(value)")
             }
-        }
-    }
-
-    @Test("decompressing into a reused buffer: same bytes, and the limit holds however large the buffer")
-    func reusedDecompressionBuffer() throws {
-        let source = LZ4FrameTests.wordSoup(bytes: 50_000)
-        let frame = try LZ4Frame.compress(source)
-        var buffer = [UInt8](repeating: 0xAA, count: 200_000)
-        let count = try frame.withUnsafeBytes { try LZ4Frame.decompress($0, reusing: &buffer, limit: 1 << 20) }
-        #expect(Array(buffer[..<count]) == source)
-        var small: [UInt8] = []
-        let again = try frame.withUnsafeBytes { try LZ4Frame.decompress($0, reusing: &small, sizeHint: 100, limit: 1 << 20) }
-        #expect(Array(small[..<again]) == source, "a buffer too small grows")
-        #expect(throws: LogError.decompressedSizeExceeded(limit: 10_000)) {
-            _ = try frame.withUnsafeBytes { try LZ4Frame.decompress($0, reusing: &buffer, limit: 10_000) }
         }
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import RecordLog
+import StorageKit
 
 /// Segments written by another implementation (kafka-python), and ours read by kafka-python.
 @Suite struct KafkaPythonInteropTests {

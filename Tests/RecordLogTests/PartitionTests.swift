@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import RecordLog
 import TestSupport
+import StorageKit
 
 @Suite struct PartitionTests {
     @Test("appends get dense offsets from 0 and read back from any offset")

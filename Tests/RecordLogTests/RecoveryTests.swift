@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import RecordLog
+import StorageKit
 
 @Suite struct RecoveryTests {
     static let segmentName = "00000000000000000000.log"

@@ -2,6 +2,7 @@ import Foundation
 import RecordLog
 @testable import RecordStore
 import Testing
+import StorageKit
 
 /// The compact key index across checkpoints: slots reused by deletes, record types that change,
 /// records with several `.deleteSelf` targets, and checkpoints that must not be trusted.

@@ -1,6 +1,7 @@
 @testable import RecordStore
 import Testing
 import TestSupport
+import StorageKit
 
 /// The key index against a plain model (dictionaries and sets) over random saves and deletes:
 /// lookups, scans by type and cascade referrers must agree, also after a checkpoint round trip.

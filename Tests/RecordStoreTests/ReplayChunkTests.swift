@@ -1,6 +1,7 @@
 import Foundation
 @testable import RecordStore
 import Testing
+import StorageKit
 
 /// A replay chunk folds its events in order, and tells `upcoming` of each save ahead of folding
 /// it (so that a view may prefetch what the save will touch).

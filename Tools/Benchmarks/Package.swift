@@ -14,9 +14,12 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift.git", exact: "7.10.0"),
     ],
     targets: [
+        // liblz4 from the system, for W10's peer.
+        .systemLibrary(name: "CLZ4Peer", pkgConfig: "liblz4", providers: [.apt(["liblz4-dev"])]),
         .executableTarget(
             name: "recordlog-bench",
             dependencies: [
+                "CLZ4Peer",
                 .product(name: "RecordLog", package: rootIdentity),
                 .product(name: "RecordStore", package: rootIdentity),
                 .product(name: "Notes", package: rootIdentity),

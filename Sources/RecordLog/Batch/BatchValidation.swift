@@ -1,3 +1,4 @@
+import StorageKit
 /// Structural checks of one batch in untrusted bytes: length bounds, magic, CRC-32C, record
 /// count, offset continuity, and the start of the LZ4 frame. Records are not decompressed.
 enum BatchValidation {

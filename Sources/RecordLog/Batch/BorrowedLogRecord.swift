@@ -1,3 +1,4 @@
+import StorageKit
 /// One record of a batch read in place: no copy, no allocation.
 ///
 /// Its bytes belong to the batch's decompressed records, which the next batch of the same scan

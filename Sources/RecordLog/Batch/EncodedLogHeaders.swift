@@ -1,3 +1,4 @@
+import StorageKit
 /// Record headers encoded as a batch's records hold them (Kafka v2: a varint key length, the key,
 /// a varint value length or -1 for null, the value), for a writer that appends many events with
 /// the same headers: it encodes them once per batch instead of once per event.

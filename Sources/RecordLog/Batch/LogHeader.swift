@@ -1,3 +1,4 @@
+import StorageKit
 /// A Kafka record header: a UTF-8 key and an optional byte value.
 public struct LogHeader: Sendable, Hashable {
     /// The header's name.

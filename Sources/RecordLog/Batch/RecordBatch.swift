@@ -1,3 +1,4 @@
+import StorageKit
 /// A whole Kafka v2 record batch: its header and its bytes, records still encoded.
 ///
 /// ```swift
@@ -40,18 +41,24 @@ public struct RecordBatch: Sendable {
     /// - Parameter maxDecompressedBytes: the most bytes the records may decompress to.
     /// - Throws: `LogError.malformedBatch` or `LogError.malformedFrame` when the bytes lie.
     public func records(maxDecompressedBytes: Int = LogOptions.defaultMaxDecompressedBytes) throws -> [LogRecord] {
-        var records: [LogRecord] = []
-        records.reserveCapacity(Int(max(0, min(header.recordCount, 1 << 16))))
-        try forEachRecord(maxDecompressedBytes: maxDecompressedBytes) { records.append($0) }
-        return records
+        return try LogError.translating {
+            var records: [LogRecord] = []
+            records.reserveCapacity(Int(max(0, min(header.recordCount, 1 << 16))))
+            try forEachRecord(maxDecompressedBytes: maxDecompressedBytes) { records.append($0) }
+            return records
+
+        }
     }
 
     /// Calls `body` with each record, in offset order, without collecting them.
     public func forEachRecord(
         maxDecompressedBytes: Int = LogOptions.defaultMaxDecompressedBytes, _ body: (LogRecord) throws -> Void
     ) throws {
-        let section = try decodedRecordsSection(maxDecompressedBytes: maxDecompressedBytes)
-        try RecordDecoder.decode(section, header: header, body)
+        return try LogError.translating {
+            let section = try decodedRecordsSection(maxDecompressedBytes: maxDecompressedBytes)
+            try RecordDecoder.decode(section, header: header, body)
+
+        }
     }
 
     /// Calls `body` with each record read in place, in offset order: nothing is copied or
@@ -61,8 +68,11 @@ public struct RecordBatch: Sendable {
         maxDecompressedBytes: Int = LogOptions.defaultMaxDecompressedBytes, buffer: inout [UInt8],
         _ body: (BorrowedLogRecord) throws -> Void
     ) throws {
-        try withRecordsSection(maxDecompressedBytes: maxDecompressedBytes, buffer: &buffer) {
-            try RecordDecoder.walk($0, header: header, body)
+        return try LogError.translating {
+            try withRecordsSection(maxDecompressedBytes: maxDecompressedBytes, buffer: &buffer) {
+                try RecordDecoder.walk($0, header: header, body)
+            }
+
         }
     }
 

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import StorageKit
 
 /// Collects the events of one atomic commit, encoding each record straight into one buffer.
 ///
@@ -149,7 +150,10 @@ public struct RecordBatchBuilder: Sendable {
         bytes.appendInteger(Int32(count))
         switch compression {
         case .none: bytes.append(contentsOf: body)
-        case .lz4: try body.withUnsafeBytes { try LZ4Frame.compress($0, appendingTo: &bytes, twoThreadsFrom: twoThreadsFrom) }
+        case .lz4:
+            try LogError.translating {
+                try body.withUnsafeBytes { try LZ4Frame.compress($0, appendingTo: &bytes, twoThreadsFrom: twoThreadsFrom) }
+            }
         default: throw LogError.malformedBatch(reason: "RecordLog writes only lz4 or uncompressed batches")
         }
         bytes.setInteger(Int32(bytes.count - RecordBatchHeader.logOverhead), at: 8)
@@ -160,6 +164,7 @@ public struct RecordBatchBuilder: Sendable {
         return EncodedBatch(
             bytes: bytes, recordCount: count, firstTimestamp: firstTimestamp, maxTimestamp: maxTimestamp,
             uncompressedSize: body.count)
+
     }
 
     /// Empties the batch, keeping its buffer for reuse.

@@ -1,3 +1,4 @@
+import StorageKit
 /// The 61-byte header of a Kafka v2 record batch. All integers are big-endian.
 ///
 /// ```

@@ -1,3 +1,4 @@
+import StorageKit
 /// Decodes the records of a decompressed records section, checking every length.
 enum RecordDecoder {
     /// Reads every record in place, in offset order.

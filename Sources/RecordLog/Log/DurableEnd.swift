@@ -1,6 +1,7 @@
 import CWriteback
 import Logging
 import Synchronization
+import StorageKit
 
 /// How far a partition is known to be on disk: every batch that ends at or before `position` in
 /// the segment based at `segmentBase` — every offset below `nextOffset` — was fsynced before

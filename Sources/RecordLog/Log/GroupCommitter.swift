@@ -1,5 +1,6 @@
 import Dispatch
 import Synchronization
+import StorageKit
 
 /// Group commit: appenders that wrote before a sync starts are all made durable by it.
 ///

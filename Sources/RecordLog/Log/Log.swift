@@ -1,5 +1,6 @@
 import Logging
 import Synchronization
+import StorageKit
 
 /// A store: a directory of partitions, one per zone, each a Kafka-format segmented log.
 ///
@@ -34,53 +35,57 @@ public final class Log: Sendable {
     /// - Throws: `LogError.locked` when another writer has it open, `LogError.notAStore` for a
     ///   directory that is not a store, `LogError.corruptBatch` for mid-log damage (see `repair`).
     public init(directory: String, options: LogOptions = LogOptions(), logger: Logger = Logger(label: "RecordLog")) throws {
-        self.directory = directory
-        self.options = options
-        self.logger = logger
-        batchCache = BatchCache(capacity: options.batchCacheBytes)
-        if options.readOnly {
-            lock = nil
-            try StoreLayout.prepare(directory, create: false)
-        } else {
-            try FileSystem.makeDirectory(directory)
-            lock = try StoreLock(directory: directory)
-            try StoreLayout.prepare(directory, create: true)
-        }
-        let zonesDirectory = FileSystem.join(directory, StoreLayout.zonesDirectory)
-        let checkpoint = RecoveryCheckpoint.read(directory: directory)
-        var report = RecoveryReport()
-        var loaded: [String: Partition] = [:]
-        var loadedDirectories: Set<String> = []
-        let zoneNames = FileSystem.isDirectory(zonesDirectory) ? try FileSystem.list(zonesDirectory) : []
-        for name in zoneNames {
-            let path = FileSystem.join(zonesDirectory, name)
-            if name.hasPrefix(StoreLayout.temporaryPrefix) || name.hasPrefix(StoreLayout.deletedPrefix) {
-                // An interrupted creation or deletion: never visible as a zone.
-                if !options.readOnly {
-                    try FileSystem.removeTree(path)
-                    report.removedFiles.append(path)
-                }
-                continue
+        do {
+            self.directory = directory
+            self.options = options
+            self.logger = logger
+            batchCache = BatchCache(capacity: options.batchCacheBytes)
+            if options.readOnly {
+                lock = nil
+                try StoreLayout.prepare(directory, create: false)
+            } else {
+                try FileSystem.makeDirectory(directory)
+                lock = try StoreLock(directory: directory)
+                try StoreLayout.prepare(directory, create: true)
             }
-            guard FileSystem.isDirectory(path) else { continue }
-            let partition = try Self.loadPartition(
-                path, recoveryPoint: checkpoint?[name], options: options, logger: logger, report: &report)
-            loadedDirectories.insert(name)
-            loaded[partition.zone] = Partition(
-                zone: partition.zone, directory: path, segments: partition.segments,
-                recoveryPoint: partition.recoveryPoint, options: options, committer: committer, batchCache: batchCache,
-                storeLock: lock, durableEnd: options.readOnly ? nil : try DurableEndFile(partitionDirectory: path, logger: logger),
-                logger: logger)
+            let zonesDirectory = FileSystem.join(directory, StoreLayout.zonesDirectory)
+            let checkpoint = RecoveryCheckpoint.read(directory: directory)
+            var report = RecoveryReport()
+            var loaded: [String: Partition] = [:]
+            var loadedDirectories: Set<String> = []
+            let zoneNames = FileSystem.isDirectory(zonesDirectory) ? try FileSystem.list(zonesDirectory) : []
+            for name in zoneNames {
+                let path = FileSystem.join(zonesDirectory, name)
+                if name.hasPrefix(StoreLayout.temporaryPrefix) || name.hasPrefix(StoreLayout.deletedPrefix) {
+                    // An interrupted creation or deletion: never visible as a zone.
+                    if !options.readOnly {
+                        try FileSystem.removeTree(path)
+                        report.removedFiles.append(path)
+                    }
+                    continue
+                }
+                guard FileSystem.isDirectory(path) else { continue }
+                let partition = try Self.loadPartition(
+                    path, recoveryPoint: checkpoint?[name], options: options, logger: logger, report: &report)
+                loadedDirectories.insert(name)
+                loaded[partition.zone] = Partition(
+                    zone: partition.zone, directory: path, segments: partition.segments,
+                    recoveryPoint: partition.recoveryPoint, options: options, committer: committer, batchCache: batchCache,
+                    storeLock: lock, durableEnd: options.readOnly ? nil : try DurableEndFile(partitionDirectory: path, logger: logger),
+                    logger: logger)
+            }
+            partitions = Mutex(loaded)
+            recoveryReport = report
+            for partition in loaded.values { installRollHandler(partition) }
+            if !options.readOnly, let checkpoint, !Set(checkpoint.keys).isSubset(of: loadedDirectories) {
+                // A zone deleted since the checkpoint was written: its recovery point must not
+                // outlive it and be taken for a later zone's of the same name.
+                try saveCheckpoint()
+            }
+            if !report.isClean { logger.notice("store recovered", metadata: ["directory": "\(directory)"]) }
+        } catch let error as StorageError {
+            throw LogError(error)
         }
-        partitions = Mutex(loaded)
-        recoveryReport = report
-        for partition in loaded.values { installRollHandler(partition) }
-        if !options.readOnly, let checkpoint, !Set(checkpoint.keys).isSubset(of: loadedDirectories) {
-            // A zone deleted since the checkpoint was written: its recovery point must not
-            // outlive it and be taken for a later zone's of the same name.
-            try saveCheckpoint()
-        }
-        if !report.isClean { logger.notice("store recovered", metadata: ["directory": "\(directory)"]) }
     }
 
     /// Loads one partition directory. A read-only open looks again when it meets damage: the
@@ -107,32 +112,38 @@ public final class Log: Sendable {
     ///
     /// - Throws: `LogError.zoneNotFound`.
     public func partition(for zone: String) throws -> Partition {
-        guard let partition = partitions.withLock({ $0[zone] }) else { throw LogError.zoneNotFound(zone) }
-        return partition
+        return try LogError.translating {
+            guard let partition = partitions.withLock({ $0[zone] }) else { throw LogError.zoneNotFound(zone) }
+            return partition
+
+        }
     }
 
     /// The zone's partition, created (durably) when it does not exist yet.
     @discardableResult
     public func createPartition(for zone: String) throws -> Partition {
-        guard !options.readOnly else { throw LogError.readOnly }
-        guard !closed.withLock({ $0 }) else { throw LogError.closed }
-        let name = try ZoneDirectoryName.encode(zone)
-        return try partitions.withLock { partitions in
-            if let existing = partitions[zone] { return existing }
-            if let clash = partitions.values.first(where: { $0.directory.hasSuffix("/" + name) }) {
-                throw LogError.zoneDirectoryConflict(zone: zone, existing: clash.zone)
+        return try LogError.translating {
+            guard !options.readOnly else { throw LogError.readOnly }
+            guard !closed.withLock({ $0 }) else { throw LogError.closed }
+            let name = try ZoneDirectoryName.encode(zone)
+            return try partitions.withLock { partitions in
+                if let existing = partitions[zone] { return existing }
+                if let clash = partitions.values.first(where: { $0.directory.hasSuffix("/" + name) }) {
+                    throw LogError.zoneDirectoryConflict(zone: zone, existing: clash.zone)
+                }
+                let zonesDirectory = FileSystem.join(directory, StoreLayout.zonesDirectory)
+                let path = try PartitionFiles.createPartitionDirectory(zonesDirectory: zonesDirectory, directoryName: name, zone: zone)
+                var report = RecoveryReport()
+                let loaded = try PartitionLoader(directory: path, options: options, logger: logger).load(recoveryPoint: 0, report: &report)
+                let partition = Partition(
+                    zone: zone, directory: path, segments: loaded.segments, recoveryPoint: 0, options: options,
+                    committer: committer, batchCache: batchCache, storeLock: lock,
+                    durableEnd: try DurableEndFile(partitionDirectory: path, logger: logger), logger: logger)
+                installRollHandler(partition)
+                partitions[zone] = partition
+                return partition
             }
-            let zonesDirectory = FileSystem.join(directory, StoreLayout.zonesDirectory)
-            let path = try PartitionFiles.createPartitionDirectory(zonesDirectory: zonesDirectory, directoryName: name, zone: zone)
-            var report = RecoveryReport()
-            let loaded = try PartitionLoader(directory: path, options: options, logger: logger).load(recoveryPoint: 0, report: &report)
-            let partition = Partition(
-                zone: zone, directory: path, segments: loaded.segments, recoveryPoint: 0, options: options,
-                committer: committer, batchCache: batchCache, storeLock: lock,
-                durableEnd: try DurableEndFile(partitionDirectory: path, logger: logger), logger: logger)
-            installRollHandler(partition)
-            partitions[zone] = partition
-            return partition
+
         }
     }
 
@@ -140,28 +151,34 @@ public final class Log: Sendable {
     ///
     /// - Throws: `LogError.zoneNotFound`.
     public func deletePartition(for zone: String) throws {
-        guard !options.readOnly else { throw LogError.readOnly }
-        guard !closed.withLock({ $0 }) else { throw LogError.closed }
-        let name = try partitions.withLock { partitions in
-            guard let partition = partitions[zone] else { throw LogError.zoneNotFound(zone) }
-            try partition.close()
-            let zonesDirectory = FileSystem.join(directory, StoreLayout.zonesDirectory)
-            let name = String(partition.directory.split(separator: "/").last ?? "")
-            let doomed = FileSystem.join(zonesDirectory, StoreLayout.deletedPrefix + name)
-            try FileSystem.rename(partition.directory, doomed)
-            try FileSystem.syncDirectory(zonesDirectory)
-            partitions[zone] = nil
-            return name
+        try LogError.translating {
+            guard !options.readOnly else { throw LogError.readOnly }
+            guard !closed.withLock({ $0 }) else { throw LogError.closed }
+            let name = try partitions.withLock { partitions in
+                guard let partition = partitions[zone] else { throw LogError.zoneNotFound(zone) }
+                try partition.close()
+                let zonesDirectory = FileSystem.join(directory, StoreLayout.zonesDirectory)
+                let name = String(partition.directory.split(separator: "/").last ?? "")
+                let doomed = FileSystem.join(zonesDirectory, StoreLayout.deletedPrefix + name)
+                try FileSystem.rename(partition.directory, doomed)
+                try FileSystem.syncDirectory(zonesDirectory)
+                partitions[zone] = nil
+                return name
+            }
+            // Before the files go: a recovery point left for this directory name would be taken
+            // for a later zone's of the same name.
+            try saveCheckpoint()
+            try FileSystem.removeTree(FileSystem.join(FileSystem.join(directory, StoreLayout.zonesDirectory), StoreLayout.deletedPrefix + name))
+
         }
-        // Before the files go: a recovery point left for this directory name would be taken
-        // for a later zone's of the same name.
-        try saveCheckpoint()
-        try FileSystem.removeTree(FileSystem.join(FileSystem.join(directory, StoreLayout.zonesDirectory), StoreLayout.deletedPrefix + name))
     }
 
     /// Appends a batch to an existing zone; see `Partition.append(_:)`.
     public func append(_ batch: RecordBatchBuilder, to zone: String) async throws -> Range<Int64> {
-        try await partition(for: zone).append(batch)
+        return try await LogError.translating {
+            try await partition(for: zone).append(batch)
+
+        }
     }
 
     /// How many group syncs (one fdatasync per file written since the previous one) have run
@@ -170,17 +187,23 @@ public final class Log: Sendable {
 
     /// Makes every append so far durable. Needed only with `.noSyncUnsafe` durability.
     public func sync() throws {
-        try committer.syncNow()
+        try LogError.translating {
+            try committer.syncNow()
+
+        }
     }
 
     /// Syncs every partition, writes index files and the recovery checkpoint, and releases the
     /// store's write lock. Later appends throw `LogError.closed`.
     public func close() throws {
-        closed.withLock { $0 = true }
-        let all = partitions.withLock { Array($0.values) }
-        for partition in all { try partition.close() }
-        if !options.readOnly { try saveCheckpoint() }
-        lock?.release()
+        try LogError.translating {
+            closed.withLock { $0 = true }
+            let all = partitions.withLock { Array($0.values) }
+            for partition in all { try partition.close() }
+            if !options.readOnly { try saveCheckpoint() }
+            lock?.release()
+
+        }
     }
 
     private func installRollHandler(_ partition: Partition) {

@@ -1,4 +1,5 @@
 import Logging
+import StorageKit
 
 /// What `Log.repair` removed from one partition.
 public struct PartitionRepair: Sendable, Equatable {
@@ -48,42 +49,45 @@ extension Log {
     public static func repair(
         directory: String, options: LogOptions = LogOptions(), logger: Logger = Logger(label: "RecordLog")
     ) throws -> RepairReport {
-        let lock = try StoreLock(directory: directory)
-        defer { withExtendedLifetime(lock) {} }
-        var report = RepairReport()
-        let marker = FileSystem.join(directory, StoreLayout.markerFile)
-        do {
-            try StoreLayout.prepare(directory, create: false)
-        } catch LogError.damagedFile(let path, _) where path == marker {
-            try FileSystem.writeAtomically(Array(StoreLayout.markerText.utf8), to: marker, directory: directory)
-            report.restoredFiles.append(marker)
-            logger.warning("restored the store's marker file", metadata: ["file": "\(marker)"])
-        }
-        let zonesDirectory = FileSystem.join(directory, StoreLayout.zonesDirectory)
-        let checkpoint = RecoveryCheckpoint.read(directory: directory)
-        for name in try FileSystem.list(zonesDirectory) where !name.hasPrefix(".") {
-            let path = FileSystem.join(zonesDirectory, name)
-            guard FileSystem.isDirectory(path) else { continue }
-            if let restored = try PartitionFiles.restoreZoneName(directory: path) {
-                report.restoredFiles.append(restored)
-                logger.warning("restored a zone's name file from its directory's name", metadata: ["file": "\(restored)"])
+        return try LogError.translating {
+            let lock = try StoreLock(directory: directory)
+            defer { withExtendedLifetime(lock) {} }
+            var report = RepairReport()
+            let marker = FileSystem.join(directory, StoreLayout.markerFile)
+            do {
+                try StoreLayout.prepare(directory, create: false)
+            } catch LogError.damagedFile(let path, _) where path == marker {
+                try FileSystem.writeAtomically(Array(StoreLayout.markerText.utf8), to: marker, directory: directory)
+                report.restoredFiles.append(marker)
+                logger.warning("restored the store's marker file", metadata: ["file": "\(marker)"])
             }
-            let durable = max(checkpoint?[name] ?? 0, DurableEnd.read(partitionDirectory: path)?.nextOffset ?? 0)
-            let repairer = PartitionRepairer(
-                store: directory, directory: path, directoryName: name, durable: durable, options: options, logger: logger)
-            if let repair = try repairer.repair() {
-                report.repairs.append(repair)
-                logger.warning(
-                    "repaired partition",
-                    metadata: ["zone": "\(repair.zone)", "firstLostOffset": "\(repair.firstLostOffset)", "bytes": "\(repair.bytesRemoved)"])
+            let zonesDirectory = FileSystem.join(directory, StoreLayout.zonesDirectory)
+            let checkpoint = RecoveryCheckpoint.read(directory: directory)
+            for name in try FileSystem.list(zonesDirectory) where !name.hasPrefix(".") {
+                let path = FileSystem.join(zonesDirectory, name)
+                guard FileSystem.isDirectory(path) else { continue }
+                if let restored = try PartitionFiles.restoreZoneName(directory: path) {
+                    report.restoredFiles.append(restored)
+                    logger.warning("restored a zone's name file from its directory's name", metadata: ["file": "\(restored)"])
+                }
+                let durable = max(checkpoint?[name] ?? 0, DurableEnd.read(partitionDirectory: path)?.nextOffset ?? 0)
+                let repairer = PartitionRepairer(
+                    store: directory, directory: path, directoryName: name, durable: durable, options: options, logger: logger)
+                if let repair = try repairer.repair() {
+                    report.repairs.append(repair)
+                    logger.warning(
+                        "repaired partition",
+                        metadata: ["zone": "\(repair.zone)", "firstLostOffset": "\(repair.firstLostOffset)", "bytes": "\(repair.bytesRemoved)"])
+                }
             }
+            if !report.repairs.isEmpty || !report.restoredFiles.isEmpty {
+                // Validate everything on the next open.
+                try FileSystem.remove(FileSystem.join(directory, RecoveryCheckpoint.fileName))
+                try FileSystem.syncDirectory(directory)
+            }
+            return report
+
         }
-        if !report.repairs.isEmpty || !report.restoredFiles.isEmpty {
-            // Validate everything on the next open.
-            try FileSystem.remove(FileSystem.join(directory, RecoveryCheckpoint.fileName))
-            try FileSystem.syncDirectory(directory)
-        }
-        return report
     }
 }
 

@@ -18,11 +18,14 @@ extension Partition {
         from: Int64, to: Int64? = nil, cachedWith check: Check.Type,
         _ body: (BorrowedLogRecord, _ passed: Bool, _ keeper: AnyObject?) throws -> Bool
     ) throws {
-        guard batchCache.capacity > 0 else {
-            try forEachUncachedRecord(from: from, to: to) { try body($0, false, nil) }
-            return
+        return try LogError.translating {
+            guard batchCache.capacity > 0 else {
+                try forEachUncachedRecord(from: from, to: to) { try body($0, false, nil) }
+                return
+            }
+            try forEachCachedRecord(from: from, to: to, check: (ObjectIdentifier(check), check.passes), body)
+
         }
-        try forEachCachedRecord(from: from, to: to, check: (ObjectIdentifier(check), check.passes), body)
     }
 
     /// The records of ``forEachCachedBatch(from:to:_:)``'s batches, with whether each is known to

@@ -1,3 +1,4 @@
+import StorageKit
 extension Partition {
     /// A consistent view of the segments for one read; appends continue meanwhile.
     private struct Snapshot {
@@ -17,71 +18,74 @@ extension Partition {
     /// - Throws: `LogError.offsetOutOfRange` outside `startOffset...endOffset`;
     ///   `LogError.corruptBatch` when the disk no longer holds what was written.
     public func batches(from offset: Int64, maxBytes: Int = 1 << 20) throws -> [RecordBatch] {
-        let view = snapshot()
-        guard offset >= view.start, offset <= view.end else {
-            throw LogError.offsetOutOfRange(offset: offset, start: view.start, end: view.end)
+        return try LogError.translating {
+            let view = snapshot()
+            guard offset >= view.start, offset <= view.end else {
+                throw LogError.offsetOutOfRange(offset: offset, start: view.start, end: view.end)
+            }
+            guard var index = view.segments.lastIndex(where: { $0.baseOffset <= offset }) else { return [] }
+            var batches: [RecordBatch] = []
+            var budget = maxBytes
+            var position = view.segments[index].indexer.offsetIndex.startPosition(for: offset - view.segments[index].baseOffset)
+            var expected: Int64?  // the next base offset, once a batch was read
+            var chunk: [UInt8] = []
+            var chunkStart: Int64 = 0
+            while index < view.segments.count, batches.isEmpty || budget > 0 {
+                let segment = view.segments[index]
+                guard position < segment.size else {
+                    index += 1
+                    position = 0
+                    chunk = []
+                    continue
+                }
+                let readSize = { (atLeast: Int) in
+                    Int(min(segment.size - position, Int64(max(atLeast, budget, 64 << 10))))
+                }
+                func corrupt(_ problem: BatchProblem) -> LogError {
+                    .corruptBatch(file: segment.path, position: position, offset: expected ?? offset, reason: problem.description)
+                }
+                var local = Int(position - chunkStart)
+                if chunk.isEmpty || local < 0 || chunk.count - local < RecordBatchHeader.logOverhead {
+                    chunk = try segment.file.read(at: position, count: readSize(RecordBatchHeader.logOverhead))
+                    chunkStart = position
+                    local = 0
+                }
+                let available = chunk.count - local
+                guard available >= RecordBatchHeader.logOverhead,
+                    let declared = chunk.withUnsafeBytes({ ByteReader($0).getInteger(at: local + 8, as: Int32.self) })
+                else { throw corrupt(.incomplete(available: available, needed: RecordBatchHeader.logOverhead)) }
+                let total = RecordBatchHeader.logOverhead + Int(declared)
+                guard declared >= Int32(RecordBatchHeader.size - RecordBatchHeader.logOverhead), total <= options.maxBatchBytes,
+                    position + Int64(total) <= segment.size
+                else { throw corrupt(.badLength(declared)) }
+                if available < total {
+                    chunk = try segment.file.read(at: position, count: readSize(total))
+                    chunkStart = position
+                    local = 0
+                    guard chunk.count >= total else { throw corrupt(.incomplete(available: chunk.count, needed: total)) }
+                }
+                let checked = chunk.withUnsafeBytes {
+                    BatchValidation.check(
+                        UnsafeRawBufferPointer(rebasing: $0[local..<(local + total)]), maxBatchBytes: options.maxBatchBytes,
+                        expectedBaseOffset: expected)
+                }
+                let header: RecordBatchHeader
+                switch checked {
+                case .success(let valid): header = valid
+                case .failure(let problem): throw corrupt(problem)
+                }
+                if header.lastOffset >= offset {
+                    // The budget is a cap: only the first batch may exceed it.
+                    guard batches.isEmpty || total <= budget else { break }
+                    batches.append(RecordBatch(validated: header, bytes: chunk[local..<(local + total)]))
+                    budget -= total
+                }
+                expected = header.lastOffset + 1
+                position += Int64(total)
+            }
+            return batches
+
         }
-        guard var index = view.segments.lastIndex(where: { $0.baseOffset <= offset }) else { return [] }
-        var batches: [RecordBatch] = []
-        var budget = maxBytes
-        var position = view.segments[index].indexer.offsetIndex.startPosition(for: offset - view.segments[index].baseOffset)
-        var expected: Int64?  // the next base offset, once a batch was read
-        var chunk: [UInt8] = []
-        var chunkStart: Int64 = 0
-        while index < view.segments.count, batches.isEmpty || budget > 0 {
-            let segment = view.segments[index]
-            guard position < segment.size else {
-                index += 1
-                position = 0
-                chunk = []
-                continue
-            }
-            let readSize = { (atLeast: Int) in
-                Int(min(segment.size - position, Int64(max(atLeast, budget, 64 << 10))))
-            }
-            func corrupt(_ problem: BatchProblem) -> LogError {
-                .corruptBatch(file: segment.path, position: position, offset: expected ?? offset, reason: problem.description)
-            }
-            var local = Int(position - chunkStart)
-            if chunk.isEmpty || local < 0 || chunk.count - local < RecordBatchHeader.logOverhead {
-                chunk = try segment.file.read(at: position, count: readSize(RecordBatchHeader.logOverhead))
-                chunkStart = position
-                local = 0
-            }
-            let available = chunk.count - local
-            guard available >= RecordBatchHeader.logOverhead,
-                let declared = chunk.withUnsafeBytes({ ByteReader($0).getInteger(at: local + 8, as: Int32.self) })
-            else { throw corrupt(.incomplete(available: available, needed: RecordBatchHeader.logOverhead)) }
-            let total = RecordBatchHeader.logOverhead + Int(declared)
-            guard declared >= Int32(RecordBatchHeader.size - RecordBatchHeader.logOverhead), total <= options.maxBatchBytes,
-                position + Int64(total) <= segment.size
-            else { throw corrupt(.badLength(declared)) }
-            if available < total {
-                chunk = try segment.file.read(at: position, count: readSize(total))
-                chunkStart = position
-                local = 0
-                guard chunk.count >= total else { throw corrupt(.incomplete(available: chunk.count, needed: total)) }
-            }
-            let checked = chunk.withUnsafeBytes {
-                BatchValidation.check(
-                    UnsafeRawBufferPointer(rebasing: $0[local..<(local + total)]), maxBatchBytes: options.maxBatchBytes,
-                    expectedBaseOffset: expected)
-            }
-            let header: RecordBatchHeader
-            switch checked {
-            case .success(let valid): header = valid
-            case .failure(let problem): throw corrupt(problem)
-            }
-            if header.lastOffset >= offset {
-                // The budget is a cap: only the first batch may exceed it.
-                guard batches.isEmpty || total <= budget else { break }
-                batches.append(RecordBatch(validated: header, bytes: chunk[local..<(local + total)]))
-                budget -= total
-            }
-            expected = header.lastOffset + 1
-            position += Int64(total)
-        }
-        return batches
     }
 
     /// Calls `body` with every record in `from..<to` (to the end when `to` is nil), in offset
@@ -89,13 +93,16 @@ extension Partition {
     public func forEachRecord(
         from: Int64, to: Int64? = nil, _ body: (LogRecord) throws -> Bool
     ) throws {
-        try forEachBatch(from: from, to: to) { batch, wanted in
-            var keepGoing = true
-            try batch.forEachRecord(maxDecompressedBytes: options.maxDecompressedBytes) { record in
-                guard keepGoing, wanted.contains(record.offset) else { return }
-                keepGoing = try body(record)
+        return try LogError.translating {
+            try forEachBatch(from: from, to: to) { batch, wanted in
+                var keepGoing = true
+                try batch.forEachRecord(maxDecompressedBytes: options.maxDecompressedBytes) { record in
+                    guard keepGoing, wanted.contains(record.offset) else { return }
+                    keepGoing = try body(record)
+                }
+                return keepGoing
             }
-            return keepGoing
+
         }
     }
 
@@ -111,11 +118,14 @@ extension Partition {
     public func forEachRecordInPlace(
         from: Int64, to: Int64? = nil, cached: Bool = false, _ body: (BorrowedLogRecord) throws -> Bool
     ) throws {
-        guard cached, batchCache.capacity > 0 else {
-            try forEachUncachedRecord(from: from, to: to, body)
-            return
+        return try LogError.translating {
+            guard cached, batchCache.capacity > 0 else {
+                try forEachUncachedRecord(from: from, to: to, body)
+                return
+            }
+            try forEachCachedRecord(from: from, to: to, check: nil) { record, _, _ in try body(record) }
+
         }
-        try forEachCachedRecord(from: from, to: to, check: nil) { record, _, _ in try body(record) }
     }
 
     func forEachUncachedRecord(from: Int64, to: Int64?, _ body: (BorrowedLogRecord) throws -> Bool) throws {
@@ -150,34 +160,40 @@ extension Partition {
 
     /// The records in `from..<to` (to the end when `to` is nil), at most `limit` of them.
     public func records(from: Int64, to: Int64? = nil, limit: Int = .max) throws -> [LogRecord] {
-        var records: [LogRecord] = []
-        try forEachRecord(from: from, to: to) { record in
-            records.append(record)
-            return records.count < limit
+        return try LogError.translating {
+            var records: [LogRecord] = []
+            try forEachRecord(from: from, to: to) { record in
+                records.append(record)
+                return records.count < limit
+            }
+            return records
+
         }
-        return records
     }
 
     /// The first offset whose record has a timestamp at or after `timestamp`, or `endOffset`
     /// when none has (Kafka's ListOffsets by timestamp).
     public func offset(forTimestamp timestamp: Int64) throws -> Int64 {
-        let view = snapshot()
-        guard let segmentIndex = view.segments.firstIndex(where: { $0.indexer.maxTimestamp >= timestamp }) else {
-            return view.end
-        }
-        let segment = view.segments[segmentIndex]
-        var from = segment.baseOffset
-        if let entry = segment.indexer.timeIndex.lastEntry(before: timestamp) {
-            from = segment.baseOffset + Int64(entry.relativeOffset) + 1
-        }
-        var found: Int64 = view.end
-        try forEachRecord(from: from, to: view.end) { record in
-            if record.timestamp >= timestamp {
-                found = record.offset
-                return false
+        return try LogError.translating {
+            let view = snapshot()
+            guard let segmentIndex = view.segments.firstIndex(where: { $0.indexer.maxTimestamp >= timestamp }) else {
+                return view.end
             }
-            return true
+            let segment = view.segments[segmentIndex]
+            var from = segment.baseOffset
+            if let entry = segment.indexer.timeIndex.lastEntry(before: timestamp) {
+                from = segment.baseOffset + Int64(entry.relativeOffset) + 1
+            }
+            var found: Int64 = view.end
+            try forEachRecord(from: from, to: view.end) { record in
+                if record.timestamp >= timestamp {
+                    found = record.offset
+                    return false
+                }
+                return true
+            }
+            return found
+
         }
-        return found
     }
 }

@@ -84,14 +84,20 @@ public final class Partition: Sendable {
     ///
     /// With `.fsync` durability (the default) it returns once the batch is on disk.
     public func append(_ batch: RecordBatchBuilder) async throws -> Range<Int64> {
-        try await append(batch.encode(compression: options.compression, reusing: [], twoThreadsFrom: options.twoThreadCompressionBytes))
+        return try await LogError.translating {
+            try await append(batch.encode(compression: options.compression, reusing: [], twoThreadsFrom: options.twoThreadCompressionBytes))
+
+        }
     }
 
     /// Appends an encoded batch as one atomic commit; returns the offsets it was given.
     public func append(_ batch: EncodedBatch) async throws -> Range<Int64> {
-        let pending = try appendWithoutWaiting(batch)
-        try await pending.durable()
-        return pending.offsets
+        return try await LogError.translating {
+            let pending = try appendWithoutWaiting(batch)
+            try await pending.durable()
+            return pending.offsets
+
+        }
     }
 
     /// Writes the batch now and returns before it is durable: for callers that must order the
@@ -102,9 +108,12 @@ public final class Partition: Sendable {
     /// try await pending.durable()   // now it survives a crash
     /// ```
     public func appendWithoutWaiting(_ batch: EncodedBatch) throws -> PendingAppend {
-        let (offsets, sequence, rolled) = try write(batch)
-        if rolled { onRoll() }
-        return PendingAppend(offsets: offsets, sequence: sequence, committer: options.durability == .fsync ? committer : nil)
+        return try LogError.translating {
+            let (offsets, sequence, rolled) = try write(batch)
+            if rolled { onRoll() }
+            return PendingAppend(offsets: offsets, sequence: sequence, committer: options.durability == .fsync ? committer : nil)
+
+        }
     }
 
     /// Called after a segment rolled, outside the partition's lock (the log saves its checkpoint).

@@ -1,3 +1,4 @@
+import StorageKit
 /// Creating a partition's files: its directory, name file and segments.
 enum PartitionFiles {
     /// The file in a partition directory holding the zone's exact name, UTF-8.

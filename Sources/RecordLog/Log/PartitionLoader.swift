@@ -1,4 +1,5 @@
 import Logging
+import StorageKit
 
 /// Opens a partition directory: finds its segments, loads the indexes of the segments below the
 /// recovery point, and validates every batch from the recovery point on. Invalid bytes are

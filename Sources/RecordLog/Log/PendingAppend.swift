@@ -17,6 +17,9 @@ public struct PendingAppend: Sendable {
     /// Returns once the batch is durable (at once with `.noSyncUnsafe` durability).
     /// Appends waiting at the same time share one fdatasync.
     public func durable() async throws {
-        try await committer?.waitDurable(sequence)
+        try await LogError.translating {
+            try await committer?.waitDurable(sequence)
+
+        }
     }
 }

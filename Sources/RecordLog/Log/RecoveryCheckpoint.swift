@@ -1,3 +1,4 @@
+import StorageKit
 /// The `recovery-point-offset-checkpoint` file: for each partition directory, the offset below
 /// which everything is synced and indexed, so an open validates only from there on.
 ///

@@ -1,3 +1,4 @@
+import StorageKit
 /// What a partition knows of one of its segments.
 struct SegmentState: Sendable {
     let baseOffset: Int64

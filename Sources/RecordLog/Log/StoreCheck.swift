@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import StorageKit
 
 /// A store's small files, durable points and writer, looked at without opening the log: what
 /// `log-inspect verify` reports beside the segments, judged by the rules the writer's open

@@ -1,3 +1,4 @@
+import StorageKit
 /// The files at the top of a store directory.
 enum StoreLayout {
     /// Marks a directory as a RecordLog store and names its format version.

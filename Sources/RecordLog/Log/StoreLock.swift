@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import StorageKit
 
 /// The store's write lock: an exclusive `flock` on `<store>/.lock`, held while the log is open.
 ///

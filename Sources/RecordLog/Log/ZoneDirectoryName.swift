@@ -13,30 +13,33 @@ public enum ZoneDirectoryName {
     ///
     /// - Throws: `LogError.invalidZoneName` for the empty string.
     public static func encode(_ zone: String) throws -> String {
-        guard !zone.isEmpty else { throw LogError.invalidZoneName(zone, reason: "a zone name cannot be empty") }
-        var escaped: [UInt8] = []
-        escaped.reserveCapacity(zone.utf8.count)
-        for byte in zone.utf8 {
-            if isPlain(byte) {
-                escaped.append(byte)
-            } else {
-                escaped.append(UInt8(ascii: "%"))
-                escaped.append(hexDigit(byte >> 4))
-                escaped.append(hexDigit(byte & 0x0F))
+        return try LogError.translating {
+            guard !zone.isEmpty else { throw LogError.invalidZoneName(zone, reason: "a zone name cannot be empty") }
+            var escaped: [UInt8] = []
+            escaped.reserveCapacity(zone.utf8.count)
+            for byte in zone.utf8 {
+                if isPlain(byte) {
+                    escaped.append(byte)
+                } else {
+                    escaped.append(UInt8(ascii: "%"))
+                    escaped.append(hexDigit(byte >> 4))
+                    escaped.append(hexDigit(byte & 0x0F))
+                }
             }
-        }
-        if escaped.count > maximumLength {
-            var cut = prefixLength
-            // Do not split an escape: back up to before a '%' in the last two bytes.
-            if escaped[cut - 1] == UInt8(ascii: "%") { cut -= 1 } else if escaped[cut - 2] == UInt8(ascii: "%") { cut -= 2 }
-            escaped.removeSubrange(cut...)
-            escaped.append(UInt8(ascii: "~"))
-            let hash = fnv1a64(zone.utf8)
-            for shift in stride(from: 60, through: 0, by: -4) {
-                escaped.append(hexDigit(UInt8((hash >> UInt64(shift)) & 0x0F)))
+            if escaped.count > maximumLength {
+                var cut = prefixLength
+                // Do not split an escape: back up to before a '%' in the last two bytes.
+                if escaped[cut - 1] == UInt8(ascii: "%") { cut -= 1 } else if escaped[cut - 2] == UInt8(ascii: "%") { cut -= 2 }
+                escaped.removeSubrange(cut...)
+                escaped.append(UInt8(ascii: "~"))
+                let hash = fnv1a64(zone.utf8)
+                for shift in stride(from: 60, through: 0, by: -4) {
+                    escaped.append(hexDigit(UInt8((hash >> UInt64(shift)) & 0x0F)))
+                }
             }
+            return String(decoding: escaped, as: UTF8.self)
+
         }
-        return String(decoding: escaped, as: UTF8.self)
     }
 
     /// The zone name a directory name stands for, or nil when it cannot be recovered from the

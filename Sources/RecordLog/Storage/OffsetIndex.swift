@@ -1,3 +1,4 @@
+import StorageKit
 /// A segment's sparse offset index, Kafka's `.index` file: entries of (relative offset int32,
 /// file position int32), big-endian, 8 bytes each. An entry names a batch's **last** offset and
 /// the position where that batch starts, as Kafka writes it; entries strictly increase in both.

@@ -1,3 +1,4 @@
+import StorageKit
 /// Reads any Kafka v2 segment file — ours or another writer's — batch by batch, for tools.
 ///
 /// ```swift
@@ -33,8 +34,9 @@ public struct SegmentReader: Sendable {
     public init(path: String, maxBatchBytes: Int = LogOptions.defaultMaxBatchBytes) throws {
         self.path = path
         self.maxBatchBytes = maxBatchBytes
-        file = try OpenFile(path: path, writable: false)
-        size = try file.size()
+        let opened = try LogError.translating { try OpenFile(path: path, writable: false) }
+        file = opened
+        size = try LogError.translating { try opened.size() }
     }
 
     /// The base offset the file name states (20 digits + `.log`), if it has such a name.
@@ -48,23 +50,26 @@ public struct SegmentReader: Sendable {
     public func readBatches(
         expectedBaseOffset: Int64? = nil, _ body: (RecordBatch, Int64) throws -> Void
     ) throws -> Outcome {
-        let scanner = SegmentScanner(file: file, fileSize: size, maxBatchBytes: maxBatchBytes)
-        var first = expectedBaseOffset
-        if first == nil {
-            let head = try file.read(at: 0, count: RecordBatchHeader.size)
-            first = head.withUnsafeBytes { RecordBatchHeader(parsing: $0)?.baseOffset } ?? 0
+        return try LogError.translating {
+            let scanner = SegmentScanner(file: file, fileSize: size, maxBatchBytes: maxBatchBytes)
+            var first = expectedBaseOffset
+            if first == nil {
+                let head = try file.read(at: 0, count: RecordBatchHeader.size)
+                first = head.withUnsafeBytes { RecordBatchHeader(parsing: $0)?.baseOffset } ?? 0
+            }
+            let outcome = try scanner.scan(from: 0, expectedOffset: first ?? 0) { header, position, bytes in
+                try body(RecordBatch(validated: header, bytes: Array(bytes)[...]), position)
+            }
+            var follows = false, zeros = false
+            if let (position, _) = outcome.problem {
+                follows = try scanner.firstValidBatch(from: position) != nil
+                zeros = try PartitionLoader.isAllZero(file, from: position, to: size)
+            }
+            return Outcome(
+                validEnd: outcome.validEnd, nextOffset: outcome.nextOffset, batchCount: outcome.batchCount,
+                recordCount: outcome.recordCount, problem: outcome.problem, validBatchFollows: follows, trailingZeros: zeros)
+
         }
-        let outcome = try scanner.scan(from: 0, expectedOffset: first ?? 0) { header, position, bytes in
-            try body(RecordBatch(validated: header, bytes: Array(bytes)[...]), position)
-        }
-        var follows = false, zeros = false
-        if let (position, _) = outcome.problem {
-            follows = try scanner.firstValidBatch(from: position) != nil
-            zeros = try PartitionLoader.isAllZero(file, from: position, to: size)
-        }
-        return Outcome(
-            validEnd: outcome.validEnd, nextOffset: outcome.nextOffset, batchCount: outcome.batchCount,
-            recordCount: outcome.recordCount, problem: outcome.problem, validBatchFollows: follows, trailingZeros: zeros)
     }
 
     /// Compares the `.index` and `.timeindex` files beside the segment with the ones rebuilt
@@ -72,22 +77,25 @@ public struct SegmentReader: Sendable {
     /// - Parameter sealed: whether the segment is no longer written (its time index then ends
     ///   with the closing entry).
     public func indexProblems(indexIntervalBytes: Int = 4096, sealed: Bool = true) throws -> [String] {
-        let base = namedBaseOffset ?? 0
-        var indexer = SegmentIndexer(baseOffset: base, intervalBytes: indexIntervalBytes)
-        _ = try readBatches(expectedBaseOffset: base) { batch, position in indexer.didAppend(batch.header, at: position) }
-        if sealed { indexer.seal() }
-        let stem = String(path.dropLast(SegmentName.logSuffix.count))
-        var problems: [String] = []
-        for (suffix, expected) in [
-            (SegmentName.indexSuffix, indexer.offsetIndex.serialized()), (SegmentName.timeIndexSuffix, indexer.timeIndex.serialized()),
-        ] {
-            let indexPath = stem + suffix
-            guard FileSystem.exists(indexPath) else { continue }
-            let actual = try FileSystem.readAll(indexPath)
-            if actual != expected {
-                problems.append("\(indexPath): \(actual.count) bytes differ from the \(expected.count) bytes rebuilt from the segment")
+        return try LogError.translating {
+            let base = namedBaseOffset ?? 0
+            var indexer = SegmentIndexer(baseOffset: base, intervalBytes: indexIntervalBytes)
+            _ = try readBatches(expectedBaseOffset: base) { batch, position in indexer.didAppend(batch.header, at: position) }
+            if sealed { indexer.seal() }
+            let stem = String(path.dropLast(SegmentName.logSuffix.count))
+            var problems: [String] = []
+            for (suffix, expected) in [
+                (SegmentName.indexSuffix, indexer.offsetIndex.serialized()), (SegmentName.timeIndexSuffix, indexer.timeIndex.serialized()),
+            ] {
+                let indexPath = stem + suffix
+                guard FileSystem.exists(indexPath) else { continue }
+                let actual = try FileSystem.readAll(indexPath)
+                if actual != expected {
+                    problems.append("\(indexPath): \(actual.count) bytes differ from the \(expected.count) bytes rebuilt from the segment")
+                }
             }
+            return problems
+
         }
-        return problems
     }
 }

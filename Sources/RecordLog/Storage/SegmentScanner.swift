@@ -1,3 +1,4 @@
+import StorageKit
 /// Reads a segment file batch by batch, validating each (length, magic, CRC, record count,
 /// offset continuity, LZ4 frame header), in chunks rather than a read per batch.
 struct SegmentScanner {

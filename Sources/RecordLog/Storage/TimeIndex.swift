@@ -1,3 +1,4 @@
+import StorageKit
 /// A segment's time index, Kafka's `.timeindex` file: entries of (timestamp int64, relative
 /// offset int32), big-endian, 12 bytes each. An entry says: up to and including this offset, no
 /// record has a timestamp above this one. Timestamps strictly increase; offsets never decrease.

@@ -1,5 +1,6 @@
 import Foundation
 import RecordLog
+import StorageKit
 
 /// A position in a zone's log (a zone token) or in the whole database (a database token), as
 /// CloudKit's `CKServerChangeToken`: opaque, compact, and safe — it names its store, its zone and

@@ -1,4 +1,5 @@
 import RecordLog
+import StorageKit
 
 /// The pass behind a page of a zone's changes: the latest event of each record name in a range
 /// of the log, found in one pass over the log read in place, in the order of those events.

@@ -1,3 +1,4 @@
+import StorageKit
 /// A zone's `.deleteSelf` references, reversed: each referenced record name (a target), interned
 /// to an id, with the slots of the records that reference it. A record's first target links its
 /// slot into the target's doubly linked list (two arrays by slot: no hashing, no allocation per

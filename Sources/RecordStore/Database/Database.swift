@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import RecordLog
 import Synchronization
+import StorageKit
 
 /// A CloudKit-shaped database over a RecordLog store: zones are partitions, every save or delete
 /// is an event appended to its zone's log, and a change token is a log offset.

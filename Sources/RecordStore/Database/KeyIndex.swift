@@ -1,3 +1,4 @@
+import StorageKit
 /// A zone's key index: every live record's name and `RecordEntry`, compact. The entries sit in
 /// one contiguous array of fixed-size slots (a deleted record's slot is reused), the names in a
 /// `NameArena` by slot, and a `SlotTable` maps a name to its slot: a save hashes its name once.

@@ -1,4 +1,5 @@
 import Foundation
+import StorageKit
 
 /// The record names of a `KeyIndex`, by slot: UTF-8 bytes back to back in pages, and one 8-byte
 /// reference per slot. No `String` per name, so a million names cost their bytes and 8 more each,

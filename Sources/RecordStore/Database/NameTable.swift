@@ -1,3 +1,4 @@
+import StorageKit
 /// The name → id table of a `CascadeTable`: a ``SlotTable`` whose names live in the caller's
 /// `names` array, so that the table adds 16 to 32 bytes per name. (The key index files its
 /// record names in a ``SlotTable`` of its own, over a `NameArena`.)

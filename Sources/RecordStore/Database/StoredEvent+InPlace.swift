@@ -1,4 +1,5 @@
 import RecordLog
+import StorageKit
 
 extension StoredEvent {
     /// The kind of an event read in place, from its `event` header's bytes: no String is made.

@@ -1,5 +1,6 @@
 import Foundation
 import RecordLog
+import StorageKit
 
 /// One zone's part of a modify request, checked against the zone's state: what to write, and
 /// which items fail and why.

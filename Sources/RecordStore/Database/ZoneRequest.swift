@@ -1,3 +1,4 @@
+import StorageKit
 /// One zone's part of a modify request: the records to save and the IDs to delete, in the order
 /// the caller gave them.
 struct ZoneRequest {

@@ -1,4 +1,5 @@
 import Foundation
+import StorageKit
 
 /// A string compared, hashed and ordered by its UTF-8 bytes — the same as by Unicode scalar
 /// values — so equality agrees with ``FieldValue``'s (byte equality, not canonical equivalence)

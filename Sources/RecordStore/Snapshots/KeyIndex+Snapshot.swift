@@ -1,3 +1,4 @@
+import StorageKit
 /// A zone's key index as sections of a mapped snapshot (FORMAT.md §12.2), read in place on open:
 /// opening a store then costs its key index the CRC check and a few small tables, not a pass over
 /// its records.

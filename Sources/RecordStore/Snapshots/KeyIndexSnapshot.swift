@@ -1,4 +1,5 @@
 import RecordLog
+import StorageKit
 
 /// The key index checkpoint (`snapshots/key-index.mapped`, FORMAT.md §12.2): every zone's key
 /// index and the offset of its log it covers, so an open replays only the tail. A mapped snapshot
@@ -26,12 +27,14 @@ enum KeyIndexSnapshot {
     static func write(
         _ zones: [(name: String, incarnation: Int64, offset: Int64, records: KeyIndex)], storeID: [UInt8], to path: String
     ) throws {
-        try DurableFile.write(to: path) { file in
-            var writer = ViewSnapshotWriter(file: file)
-            try writer.startSection()
-            try [version, UInt64(zones.count)].withUnsafeBufferPointer { try writer.write($0) }
-            for zone in zones { try zone.records.writeSnapshot(zoneName: zone.name, to: &writer) }
-            try writer.finish(storeID: storeID, zones: zones.map { ($0.name, $0.incarnation, $0.offset) })
+        try LogError.translating {
+            try DurableFile.write(to: path) { file in
+                var writer = ViewSnapshotWriter(file: file)
+                try writer.startSection()
+                try [version, UInt64(zones.count)].withUnsafeBufferPointer { try writer.write($0) }
+                for zone in zones { try zone.records.writeSnapshot(zoneName: zone.name, to: &writer) }
+                try writer.finish(storeID: storeID, zones: zones.map { ($0.name, $0.incarnation, $0.offset) })
+            }
         }
     }
 

@@ -1,3 +1,4 @@
+import StorageKit
 /// Reads the fields of a record's value bytes, in one of three ways: checking and building
 /// values (the eager decoder), checking only, allocating nothing (``StoredRecord``'s walk when
 /// it is created), or building the values of bytes already checked (``StoredRecord``'s lookups).

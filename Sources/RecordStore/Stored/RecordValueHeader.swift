@@ -1,4 +1,5 @@
 import Foundation
+import StorageKit
 
 /// The part of a record's value bytes before its fields — version, record type, system fields —
 /// read and checked without allocating. The eager decoder and ``StoredRecord`` both start here.

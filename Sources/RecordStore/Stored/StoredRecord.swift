@@ -1,4 +1,5 @@
 import Foundation
+import StorageKit
 
 /// A stored record read in place: its value bytes checked once, its fields decoded only when asked.
 ///

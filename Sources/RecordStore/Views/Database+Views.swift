@@ -1,5 +1,6 @@
 import Foundation
 import RecordLog
+import StorageKit
 
 extension Database {
     /// Registers a view: it is built from its snapshot and the events after it (or by replaying
@@ -195,17 +196,21 @@ extension Database {
         var json = Array("{\"storeID\":".utf8) + Array(storeJSON) + Array(",\"view\":".utf8) + viewJSON
         json += Array(",\"zones\":".utf8) + Array(zonesJSON) + Array("}".utf8)
         TokenBytes.append(CRC32C.checksum(json), to: &json)
-        try DurableFile.write(json, to: directory + "/" + KeyIndexSnapshot.directoryName + "/view-" + name + ".snapshot")
+        try LogError.translating {
+            try DurableFile.write(json, to: directory + "/" + KeyIndexSnapshot.directoryName + "/view-" + name + ".snapshot")
+        }
     }
 
     /// Writes a mapped view's snapshot: its sections, then the footer (FORMAT.md §12).
     static func writeMappedSnapshot(
         _ view: some MappedSnapshotView, directory: String, storeID: [UInt8], zones: [(name: String, incarnation: Int64, offset: Int64)]
     ) throws {
-        try DurableFile.write(to: mappedSnapshotPath(directory: directory, name: type(of: view).name)) { file in
-            var writer = ViewSnapshotWriter(file: file)
-            try view.writeSnapshot(to: &writer)
-            try writer.finish(storeID: storeID, zones: zones)
+        try LogError.translating {
+            try DurableFile.write(to: mappedSnapshotPath(directory: directory, name: type(of: view).name)) { file in
+                var writer = ViewSnapshotWriter(file: file)
+                try view.writeSnapshot(to: &writer)
+                try writer.finish(storeID: storeID, zones: zones)
+            }
         }
     }
 

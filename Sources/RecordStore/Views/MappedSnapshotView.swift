@@ -1,3 +1,4 @@
+import StorageKit
 /// A materialized view whose checkpoint writes its state as sections of plain bytes that the next
 /// open reads in place (memory-mapped), instead of its Codable JSON.
 ///
@@ -9,15 +10,10 @@
 /// The database checks the CRC-32C of every block of every section before the view sees them;
 /// the view must still check that what the sections say is consistent (counts, indices within
 /// bounds) and return nil otherwise — the view is then rebuilt by replaying the log.
-public protocol MappedSnapshotView: MaterializedView {
+package protocol MappedSnapshotView: MaterializedView {
     /// Writes the view's state, one ``ViewSnapshotWriter/startSection()`` per part.
     func writeSnapshot(to writer: inout ViewSnapshotWriter) throws
     /// The view as its snapshot's sections hold it, or nil when they are not a view this type
     /// wrote (a format it does not know, counts that do not add up, an index out of bounds).
     init?(snapshot: MappedViewSnapshot)
-}
-
-extension MappedSnapshotView {
-    /// A mapped view's snapshot is always written: it costs the next open no decoding.
-    public static var keepsSnapshot: Bool { true }
 }

@@ -2,45 +2,46 @@ import Dispatch
 import Foundation
 import RecordLog
 import Synchronization
+import StorageKit
 
 /// A ``MappedSnapshotView``'s snapshot, opened: the file mapped privately, its footer read and
 /// the CRC-32C of every block of every section checked, for the view to read its sections in place.
-public struct MappedViewSnapshot: Sendable {
+package struct MappedViewSnapshot: Sendable {
     /// The file's last 8 bytes.
     static let magic = Array("RLVIEW01".utf8)
     /// The mapped file; ``MappedArray``s made from it keep it mapped.
-    public let mapping: MappedFile
+    package let mapping: MappedFile
     /// Each section's bytes, in the order the view wrote them.
     private let sections: [Range<Int>]
     let storeID: [UInt8]
     let zones: [String: ViewSnapshotPosition]
 
     /// How many sections the view wrote.
-    public var sectionCount: Int { sections.count }
+    package var sectionCount: Int { sections.count }
 
     /// The bytes of section `index`, or nil when there is no such section.
-    public func section(_ index: Int) -> UnsafeRawBufferPointer? {
+    package func section(_ index: Int) -> UnsafeRawBufferPointer? {
         guard sections.indices.contains(index) else { return nil }
         return UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(mapping.bytes)[sections[index]])
     }
 
     /// The values section `index` holds, read in place; nil when there is no such section or its
     /// length is not a whole number of values.
-    public func array<Element: BitwiseCopyable & Sendable>(_ index: Int, of type: Element.Type = Element.self) -> MappedArray<Element>? {
+    package func array<Element: BitwiseCopyable & Sendable>(_ index: Int, of type: Element.Type = Element.self) -> MappedArray<Element>? {
         section(index).flatMap { MappedArray(mapping: mapping, bytes: $0) }
     }
 
     /// The first `count` values of section `index`, read in place, with the rest of the section
     /// as room to append into (``ViewSnapshotWriter/write(_:spare:)``); nil when there is no such
     /// section, or it does not hold a whole number of values, at least `count`.
-    public func array<Element: BitwiseCopyable & Sendable>(_ index: Int, count: Int, of type: Element.Type = Element.self) -> MappedArray<Element>? {
+    package func array<Element: BitwiseCopyable & Sendable>(_ index: Int, count: Int, of type: Element.Type = Element.self) -> MappedArray<Element>? {
         section(index).flatMap { MappedArray(mapping: mapping, bytes: $0, count: count) }
     }
 
     /// The strings of two sections: `lengths`, a uint32 UTF-8 length per string, and `bytes`,
     /// their UTF-8 back to back (``ViewSnapshotWriter/writeStrings(_:)``); nil unless the lengths
     /// add up to the bytes.
-    public func strings(lengths: Int, bytes: Int) -> [String]? {
+    package func strings(lengths: Int, bytes: Int) -> [String]? {
         guard let lengths = array(lengths, of: UInt32.self), let bytes = section(bytes),
             lengths.reduce(0, { $0 + Int($1) }) == bytes.count
         else { return nil }

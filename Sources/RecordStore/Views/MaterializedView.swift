@@ -1,3 +1,4 @@
+import StorageKit
 /// An event as a materialized view sees it.
 public enum ViewEvent: Sendable, Hashable {
     /// A record saved (created or updated), in its new state.

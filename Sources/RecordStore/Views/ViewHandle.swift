@@ -1,3 +1,4 @@
+import StorageKit
 /// A registered view, kept current by the database.
 public final class ViewHandle<View: MaterializedView>: Sendable {
     let box: LockedValue<View>

@@ -1,5 +1,6 @@
 import Foundation
 import RecordLog
+import StorageKit
 
 /// Where a view's snapshot stands in a zone: the zone's incarnation, and the offset every event
 /// below which the snapshot reflects.

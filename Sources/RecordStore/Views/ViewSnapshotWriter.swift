@@ -1,8 +1,9 @@
 import RecordLog
+import StorageKit
 
 /// Writes a ``MappedSnapshotView``'s snapshot file: the view's sections, each aligned to 64 bytes
 /// and covered by a CRC-32C per MiB, then the footer that locates them (FORMAT.md §12).
-public struct ViewSnapshotWriter {
+package struct ViewSnapshotWriter {
     /// Where each section starts, how long it is, and the CRC-32C of each of its blocks.
     struct Section {
         var offset: Int
@@ -25,13 +26,13 @@ public struct ViewSnapshotWriter {
     }
 
     /// Ends the previous section, if any, and starts the next one.
-    public mutating func startSection() throws {
+    package mutating func startSection() throws {
         try file.pad(toMultipleOf: Self.alignment)
         sections.append(Section(offset: file.position, length: 0, crcs: []))
     }
 
     /// Appends `bytes` to the current section.
-    public mutating func write(_ bytes: UnsafeRawBufferPointer) throws {
+    package mutating func write(_ bytes: UnsafeRawBufferPointer) throws {
         precondition(!sections.isEmpty, "write before startSection()")
         try file.write(bytes)
         let last = sections.count - 1
@@ -47,13 +48,13 @@ public struct ViewSnapshotWriter {
     }
 
     /// Appends the elements of `values`, as they lie in memory.
-    public mutating func write<Element: BitwiseCopyable>(_ values: UnsafeBufferPointer<Element>) throws {
+    package mutating func write<Element: BitwiseCopyable>(_ values: UnsafeBufferPointer<Element>) throws {
         try write(UnsafeRawBufferPointer(values))
     }
 
     /// Appends the elements of `values`, then room for `spare` more (zero bytes), so that a
     /// reader's ``MappedViewSnapshot/array(_:count:of:)`` can append that many in place.
-    public mutating func write<Element: BitwiseCopyable>(_ values: UnsafeBufferPointer<Element>, spare: Int) throws {
+    package mutating func write<Element: BitwiseCopyable>(_ values: UnsafeBufferPointer<Element>, spare: Int) throws {
         try write(values)
         var zeros = max(0, spare) * MemoryLayout<Element>.stride
         let chunk = [UInt8](repeating: 0, count: min(zeros, 1 << 16))
@@ -65,18 +66,18 @@ public struct ViewSnapshotWriter {
 
     /// How much room to leave after `count` elements that appends may need: enough that a
     /// session's first thousands of new records do not move the elements to the heap.
-    public static func spare(after count: Int) -> Int {
+    package static func spare(after count: Int) -> Int {
         4096 + count / 64
     }
 
     /// Appends `value` as it lies in memory.
-    public mutating func write<Value: BitwiseCopyable>(value: Value) throws {
+    package mutating func write<Value: BitwiseCopyable>(value: Value) throws {
         try withUnsafeBytes(of: value) { try write($0) }
     }
 
     /// Writes `strings` as two sections: a uint32 length per string, then their UTF-8 back to
     /// back (read by ``MappedViewSnapshot/strings(lengths:bytes:)``).
-    public mutating func writeStrings(_ strings: [String]) throws {
+    package mutating func writeStrings(_ strings: [String]) throws {
         try startSection()
         try strings.map { UInt32($0.utf8.count) }.withUnsafeBufferPointer { try write($0) }
         try startSection()

@@ -1,0 +1,281 @@
+import CLZ4
+
+/// LZ4 frames as Kafka writes them: independent 64 KiB blocks, no checksums beyond the frame
+/// header's own, no content size. Decoding accepts any valid frame — linked blocks, block and
+/// content checksums, a content size — and never produces more than a caller-set limit.
+///
+/// ```swift
+/// var frame: [UInt8] = []
+/// try LZ4Frame.compress(bytes, appendingTo: &frame)
+/// let back = try LZ4Frame.decompress(frame, limit: 1 << 20)
+/// ```
+package enum LZ4Frame {
+    /// The four bytes that start every LZ4 frame (0x184D2204, little-endian).
+    package static let magic: [UInt8] = [0x04, 0x22, 0x4D, 0x18]
+
+    static func preferences() -> LZ4F_preferences_t {
+        var preferences = LZ4F_preferences_t()
+        preferences.frameInfo.blockSizeID = LZ4F_max64KB
+        preferences.frameInfo.blockMode = LZ4F_blockIndependent
+        preferences.frameInfo.contentChecksumFlag = LZ4F_noContentChecksum
+        preferences.frameInfo.blockChecksumFlag = LZ4F_noBlockChecksum
+        preferences.frameInfo.frameType = LZ4F_frame
+        preferences.frameInfo.contentSize = 0
+        preferences.compressionLevel = 0  // liblz4's fast default (level 1)
+        return preferences
+    }
+
+    /// Compresses `source` into one frame appended to `output`.
+    package static func compress(_ source: UnsafeRawBufferPointer, appendingTo output: inout [UInt8]) throws {
+        var preferences = preferences()
+        let bound = LZ4F_compressFrameBound(source.count, &preferences)
+        let start = output.count
+        output.reserveCapacity(start + bound)
+        output.append(contentsOf: repeatElement(0, count: bound))
+        let written = output.withUnsafeMutableBytes { buffer -> Int in
+            LZ4F_compressFrame(
+                buffer.baseAddress.map { $0 + start }, bound,
+                source.baseAddress, source.count, &preferences)
+        }
+        if LZ4F_isError(written) != 0 {
+            output.removeSubrange(start...)
+            throw StorageError.malformedFrame(reason: "compression failed: \(errorName(written))")
+        }
+        output.removeSubrange((start + written)...)
+    }
+
+    /// The bytes of a frame's header as we write it: magic, FLG, BD, header checksum.
+    static let headerSize = 7
+    /// The bytes of a frame's end mark (no content checksum follows it).
+    static let endMarkSize = 4
+    /// The most bytes of one block.
+    static let blockSize = 64 << 10
+
+    /// Compresses `source` into one frame appended to `output`, the blocks of its second half on
+    /// a second thread when `source` holds at least `twoThreadsFrom` bytes (and two blocks).
+    ///
+    /// The blocks are independent, so the frame is the same, byte for byte, as
+    /// ``compress(_:appendingTo:)`` makes on one thread: the first half is compressed as a frame
+    /// and the second as another, and the second's blocks replace the first's end mark.
+    package static func compress(_ source: UnsafeRawBufferPointer, appendingTo output: inout [UInt8], twoThreadsFrom: Int) throws {
+        let blocks = (source.count + blockSize - 1) / blockSize
+        guard source.count >= twoThreadsFrom, blocks >= 2, let base = source.baseAddress else {
+            return try compress(source, appendingTo: &output)
+        }
+        let split = (blocks / 2) * blockSize
+        let tail = TailFrame(source: UnsafeRawBufferPointer(start: base + split, count: source.count - split))
+        defer { tail.deallocate() }
+        let start = output.count
+        // The second thread reads `source` and writes its own buffer until `run` returns.
+        let written = try SecondThread.run({ tail.compress() }, while: {
+            try compress(UnsafeRawBufferPointer(rebasing: source[..<split]), appendingTo: &output)
+        })
+        guard LZ4F_isError(written) == 0, written >= headerSize + endMarkSize, output.count - start >= headerSize + endMarkSize else {
+            output.removeSubrange(start...)
+            throw StorageError.malformedFrame(reason: "compression failed: \(errorName(written))")
+        }
+        output.removeLast(endMarkSize)
+        output.append(contentsOf: UnsafeRawBufferPointer(rebasing: tail.frame[headerSize..<written]))
+    }
+
+    /// Compresses a byte array into a new frame.
+    package static func compress(_ source: [UInt8]) throws -> [UInt8] {
+        var output: [UInt8] = []
+        try source.withUnsafeBytes { try compress($0, appendingTo: &output) }
+        return output
+    }
+
+    /// Decompresses exactly one frame that fills `source`.
+    ///
+    /// - Parameters:
+    ///   - sizeHint: the expected decompressed size; a good hint saves a copy.
+    ///   - limit: the most bytes the frame may decompress to. A frame that claims or produces more
+    ///     throws `StorageError.decompressedSizeExceeded` before allocating past the limit.
+    /// - Throws: `StorageError.malformedFrame` for anything that is not one whole, valid frame.
+    package static func decompress(_ source: UnsafeRawBufferPointer, sizeHint: Int = 0, limit: Int) throws -> [UInt8] {
+        var output: [UInt8] = []
+        let count = try decompress(source, reusing: &output, sizeHint: sizeHint, limit: limit)
+        output.removeLast(output.count - count)
+        return output
+    }
+
+    /// Decompresses exactly one frame that fills `source` into the start of `output`, reusing its
+    /// memory (it grows when too small, never shrinks), and returns how many bytes the frame
+    /// held: `output[..<count]`. A scan decompressing batch after batch into one buffer touches
+    /// no fresh memory once the buffer is large enough.
+    ///
+    /// - Parameters and errors: as ``decompress(_:sizeHint:limit:)-(UnsafeRawBufferPointer,_,_)``.
+    package static func decompress(
+        _ source: UnsafeRawBufferPointer, reusing output: inout [UInt8], sizeHint: Int = 0, limit: Int
+    ) throws -> Int {
+        var context: OpaquePointer?
+        let created = LZ4F_createDecompressionContext(&context, UInt32(LZ4F_VERSION))
+        guard LZ4F_isError(created) == 0, let context else {
+            throw StorageError.malformedFrame(reason: "cannot create an LZ4 decompression context")
+        }
+        defer { LZ4F_freeDecompressionContext(context) }
+        guard let sourceBase = source.baseAddress, source.count >= 7 else {
+            throw StorageError.malformedFrame(reason: "\(source.count) bytes is shorter than a frame header")
+        }
+
+        // Read the header first: a declared content size is checked against the limit and,
+        // when it fits, sizes the output exactly.
+        var info = LZ4F_frameInfo_t()
+        var consumed = source.count
+        let headerResult = LZ4F_getFrameInfo(context, &info, sourceBase, &consumed)
+        if LZ4F_isError(headerResult) != 0 {
+            throw StorageError.malformedFrame(reason: errorName(headerResult))
+        }
+        // Bounded by the frame's own size as well as by the caller's limit: a small frame that
+        // claims a huge size must not make us allocate it.
+        let bound = decompressedBound(frameBytes: source.count)
+        if info.contentSize > UInt64(bound) {
+            throw StorageError.malformedFrame(
+                reason: "the frame declares \(info.contentSize) bytes, more than \(source.count) bytes of LZ4 can hold")
+        }
+        if info.contentSize > UInt64(limit) { throw StorageError.decompressedSizeExceeded(limit: limit) }
+        let callerLimit = limit
+        let limit = min(limit, bound)
+        let firstCapacity = max(0, min(limit, info.contentSize > 0 ? Int(info.contentSize) : max(sizeHint, 256)))
+        if output.count < firstCapacity {
+            // With room (an eighth more, or twice the old size): batches of a scan differ by a
+            // few bytes, and each reallocation zeroes fresh pages (in a change fetch's first
+            // batches, a fifth of its time went to those page faults).
+            output = [UInt8](repeating: 0, count: min(limit, max(firstCapacity + firstCapacity / 8, 2 * output.count)))
+        }
+
+        var decoder = ChunkedOutput(limit: limit)
+        defer { decoder.deallocate() }
+        let firstCount: Int
+        do {
+            firstCount = try output.withUnsafeMutableBytes { buffer in
+                // Never more than the limit in the first chunk: past it, the decoder stops.
+                try decoder.run(
+                    context: context, source: source, consumed: consumed,
+                    firstChunk: UnsafeMutableRawBufferPointer(rebasing: buffer[..<min(buffer.count, limit)]))
+            }
+        } catch StorageError.decompressedSizeExceeded where limit < callerLimit {
+            throw StorageError.malformedFrame(reason: "the frame decodes to more than \(source.count) bytes of LZ4 can hold")
+        }
+        var count = firstCount
+        if decoder.total > firstCount {
+            output.removeLast(output.count - firstCount)
+            decoder.appendOverflow(to: &output)
+            count = output.count
+        }
+        if info.contentSize > 0, UInt64(count) != info.contentSize {
+            throw StorageError.malformedFrame(
+                reason: "frame declares \(info.contentSize) bytes but holds \(count)")
+        }
+        return count
+    }
+
+    /// Decompresses a frame held in a byte array.
+    package static func decompress(_ source: [UInt8], sizeHint: Int = 0, limit: Int) throws -> [UInt8] {
+        try source.withUnsafeBytes { try decompress($0, sizeHint: sizeHint, limit: limit) }
+    }
+
+    /// The most bytes `frameBytes` bytes of LZ4 frame can decompress to: a block expands at most
+    /// 255:1 (each extra byte of a match's length adds 255 bytes of output), so no valid frame
+    /// exceeds this, however large it claims to be.
+    static func decompressedBound(frameBytes: Int) -> Int {
+        let (product, overflow) = frameBytes.multipliedReportingOverflow(by: 255)
+        return overflow ? Int.max : product + 4096
+    }
+
+    static func errorName(_ code: Int) -> String {
+        guard let name = LZ4F_getErrorName(code) else { return "LZ4F error \(code)" }
+        return String(cString: name)
+    }
+}
+
+/// Output for one frame's decoding: the caller's first buffer, then extra chunks that stay
+/// allocated, and unmoved, until the frame is done. liblz4 reads earlier output as the
+/// dictionary of linked blocks, so no output byte may move while the frame is being decoded.
+private struct ChunkedOutput {
+    let limit: Int
+    var overflow: [(buffer: UnsafeMutableRawBufferPointer, count: Int)] = []
+    var total = 0
+
+    init(limit: Int) { self.limit = limit }
+
+    /// Decodes the rest of the frame; returns how many bytes went into `firstChunk`.
+    mutating func run(
+        context: OpaquePointer, source: UnsafeRawBufferPointer, consumed initiallyConsumed: Int,
+        firstChunk: UnsafeMutableRawBufferPointer
+    ) throws(StorageError) -> Int {
+        guard let sourceBase = source.baseAddress else { return 0 }
+        var consumed = initiallyConsumed
+        var chunk = firstChunk
+        var produced = 0
+        var firstCount = 0
+        var inFirst = true
+        while true {
+            var outputSize = chunk.count - produced
+            var inputSize = source.count - consumed
+            let hint = LZ4F_decompress(
+                context, chunk.baseAddress.map { $0 + produced }, &outputSize,
+                sourceBase + consumed, &inputSize, nil)
+            if LZ4F_isError(hint) != 0 { throw StorageError.malformedFrame(reason: LZ4Frame.errorName(hint)) }
+            consumed += inputSize
+            produced += outputSize
+            total += outputSize
+            if inFirst { firstCount = produced } else { overflow[overflow.count - 1].count = produced }
+            if hint == 0 {
+                guard consumed == source.count else {
+                    throw StorageError.malformedFrame(reason: "\(source.count - consumed) bytes follow the end of the frame")
+                }
+                return firstCount
+            }
+            if produced < chunk.count {
+                // Room was left, so liblz4 is waiting for input that is not there.
+                if consumed == source.count {
+                    throw StorageError.malformedFrame(reason: "the frame is truncated")
+                }
+                continue
+            }
+            // The chunk is full: continue into a new one, within the limit.
+            guard total < limit else { throw StorageError.decompressedSizeExceeded(limit: limit) }
+            let size = min(limit - total, max(64 * 1024, total))
+            chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
+            overflow.append((chunk, 0))
+            produced = 0
+            inFirst = false
+        }
+    }
+
+    func appendOverflow(to result: inout [UInt8]) {
+        guard !overflow.isEmpty else { return }
+        result.reserveCapacity(total)
+        for (buffer, count) in overflow {
+            result.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+        }
+    }
+
+    func deallocate() {
+        for (buffer, _) in overflow { buffer.deallocate() }
+    }
+}
+
+/// The second half of a frame, compressed on another thread into a buffer of its own: its
+/// source and that buffer stay valid until the compressing thread has waited for it.
+private final class TailFrame: @unchecked Sendable {
+    // @unchecked: the pointers are read by one thread at a time (the second, then the first once
+    // `SecondThread.run` returned).
+    let source: UnsafeRawBufferPointer
+    let frame: UnsafeMutableRawBufferPointer
+
+    init(source: UnsafeRawBufferPointer) {
+        self.source = source
+        var preferences = LZ4Frame.preferences()
+        frame = .allocate(byteCount: LZ4F_compressFrameBound(source.count, &preferences), alignment: 16)
+    }
+
+    /// Compresses `source` into `frame` as one frame; returns liblz4's result (a size or an error code).
+    func compress() -> Int {
+        var preferences = LZ4Frame.preferences()
+        return LZ4F_compressFrame(frame.baseAddress, frame.count, source.baseAddress, source.count, &preferences)
+    }
+
+    func deallocate() { frame.deallocate() }
+}

@@ -1,0 +1,108 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The few file-system calls the log needs, each turning errno into `StorageError.io`.
+package enum FileSystem {
+    /// Runs `call` until it does not fail with EINTR; throws on any other failure (a negative result).
+    @discardableResult
+    package static func retrying<T: BinaryInteger>(_ operation: String, _ path: String, _ call: () -> T) throws -> T {
+        while true {
+            let result = call()
+            if result >= 0 { return result }
+            if errno == EINTR { continue }
+            throw StorageError.io(operation: operation, path: path, errno: errno)
+        }
+    }
+
+    package static func join(_ directory: String, _ name: String) -> String {
+        directory.hasSuffix("/") ? directory + name : directory + "/" + name
+    }
+
+    package static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0
+    }
+
+    package static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    /// Creates a directory with mode 0700; succeeds if it already exists as a directory.
+    package static func makeDirectory(_ path: String) throws {
+        if mkdir(path, 0o700) == 0 { return }
+        let code = errno
+        if code == EEXIST, isDirectory(path) { return }
+        throw StorageError.io(operation: "mkdir", path: path, errno: code)
+    }
+
+    /// The names in a directory, without "." and "..", sorted.
+    package static func list(_ path: String) throws -> [String] {
+        guard let directory = opendir(path) else { throw StorageError.io(operation: "opendir", path: path, errno: errno) }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names.sorted()
+    }
+
+    /// Makes a directory's entries (files created, renamed or removed in it) durable.
+    package static func syncDirectory(_ path: String) throws {
+        let descriptor = try retrying("open", path) { open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        defer { close(descriptor) }
+        try retrying("fsync", path) { fsync(descriptor) }
+    }
+
+    package static func rename(_ from: String, _ to: String) throws {
+        try retrying("rename", from) { Glibc.rename(from, to) }
+    }
+
+    package static func remove(_ path: String) throws {
+        if unlink(path) == 0 || errno == ENOENT { return }
+        throw StorageError.io(operation: "unlink", path: path, errno: errno)
+    }
+
+    /// Removes a directory and everything in it.
+    package static func removeTree(_ path: String) throws {
+        for name in try list(path) {
+            let child = join(path, name)
+            if isDirectory(child) { try removeTree(child) } else { try remove(child) }
+        }
+        if rmdir(path) != 0, errno != ENOENT { throw StorageError.io(operation: "rmdir", path: path, errno: errno) }
+    }
+
+    /// Replaces `path` with `bytes` atomically: temporary file, fsync, rename, fsync of the directory.
+    package static func writeAtomically(_ bytes: [UInt8], to path: String, directory: String) throws {
+        try writeAtomically(to: path, directory: directory) { try $0.write(bytes, at: 0) }
+    }
+
+    /// Replaces `path` with what `body` writes into a new file, atomically: temporary file, fsync,
+    /// rename, fsync of the directory. If `body` throws, the temporary file is removed.
+    package static func writeAtomically(to path: String, directory: String, _ body: (OpenFile) throws -> Void) throws {
+        let temporary = path + ".tmp"
+        try remove(temporary)
+        do {
+            let file = try OpenFile(path: temporary, writable: true, create: true, exclusive: true)
+            try body(file)
+            try file.syncData()
+        } catch {
+            try? remove(temporary)
+            throw error
+        }
+        try rename(temporary, path)
+        try syncDirectory(directory)
+    }
+
+    /// The whole content of a small file.
+    package static func readAll(_ path: String) throws -> [UInt8] {
+        let file = try OpenFile(path: path, writable: false)
+        return try file.read(at: 0, count: Int(try file.size()))
+    }
+}

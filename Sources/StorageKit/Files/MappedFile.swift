@@ -1,0 +1,63 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A whole file mapped into memory privately: its pages are read from the page cache on first
+/// touch (so only what is read counts as the process's memory), and a write changes a private
+/// copy of its page, never the file.
+///
+/// For snapshots that are replaced by rename and never changed in place: a mapping keeps the
+/// file it mapped even after a newer one takes its name. Unmapped when the last reference goes
+/// away. Reading past the mapping's end, or a file truncated underneath it by another program,
+/// is the caller's to avoid (the kernel raises SIGBUS for pages past the end of the file).
+package final class MappedFile: @unchecked Sendable {
+    // @unchecked: the mapping's address and length never change; what the pages hold is the
+    // callers' to synchronize, as with any memory they share.
+
+    /// The mapped bytes, private and writable.
+    package let bytes: UnsafeMutableRawBufferPointer
+    /// The mapped file's path, for errors.
+    package let path: String
+    private let file: OpenFile
+
+    /// Maps the file at `path`, which must not be empty.
+    /// - Throws: `StorageError.io` when it cannot be opened or mapped.
+    package init(path: String) throws {
+        let file = try OpenFile(path: path, writable: false)
+        let size = Int(try file.size())
+        guard size > 0 else { throw StorageError.io(operation: "mmap", path: path, errno: EINVAL) }
+        guard let address = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_PRIVATE, file.descriptor, 0), address != MAP_FAILED else {
+            throw StorageError.io(operation: "mmap", path: path, errno: errno)
+        }
+        self.file = file
+        self.path = path
+        bytes = UnsafeMutableRawBufferPointer(start: address, count: size)
+    }
+
+    deinit {
+        if let address = bytes.baseAddress { munmap(address, bytes.count) }
+    }
+
+    /// Fills `buffer` with the bytes at `offset`, read through the file rather than the mapping
+    /// (so that the pages do not become this process's memory).
+    /// - Throws: `StorageError.io` when the read fails or the file ends first.
+    package func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws {
+        try file.read(into: buffer, at: Int64(offset))
+    }
+
+    /// Tells the kernel that the whole pages inside `range` (byte offsets into ``bytes``) will not
+    /// be read for a while, so that it reclaims them: for the owner of a range that has moved its
+    /// contents elsewhere. A hint (`MADV_PAGEOUT`) that loses nothing: a page another reader
+    /// changed privately keeps its change, and any page reads as before on its next touch.
+    package func release(_ range: Range<Int>) {
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let start = (range.lowerBound + page - 1) / page * page
+        let end = range.upperBound / page * page
+        guard start < end, end <= bytes.count, let base = bytes.baseAddress else { return }
+        // Not MADV_DONTNEED: it would throw away the private changes of any other array reading
+        // the same pages. Kernels before 5.4 refuse MADV_PAGEOUT, which only leaves the pages resident.
+        _ = madvise(base + start, end - start, MADV_PAGEOUT)
+    }
+}

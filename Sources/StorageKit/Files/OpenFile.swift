@@ -1,0 +1,111 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// An open file descriptor, closed when the last reference goes away.
+///
+/// Reads and writes take absolute positions (`pread`/`pwritev`), so one descriptor is shared
+/// by concurrent readers and the single writer without a shared cursor. Every call retries on
+/// `EINTR` and loops over short transfers.
+package final class OpenFile: Sendable {
+    package let descriptor: Int32
+    package let path: String
+
+    /// Opens `path`; with `create`, creates it with mode 0600 (and fails if it exists when `exclusive`).
+    package init(path: String, writable: Bool, create: Bool = false, exclusive: Bool = false) throws {
+        var flags = (writable ? O_RDWR : O_RDONLY) | O_CLOEXEC
+        if create { flags |= O_CREAT }
+        if exclusive { flags |= O_EXCL }
+        let descriptor = try FileSystem.retrying("open", path) { open(path, flags, 0o600) }
+        self.descriptor = descriptor
+        self.path = path
+    }
+
+    deinit { close(descriptor) }
+
+    /// The file's size in bytes.
+    package func size() throws -> Int64 {
+        var info = stat()
+        _ = try FileSystem.retrying("fstat", path) { fstat(descriptor, &info) }
+        return Int64(info.st_size)
+    }
+
+    /// Reads up to `count` bytes at `position`; fewer only at the end of the file.
+    package func read(at position: Int64, count: Int) throws -> [UInt8] {
+        guard count > 0 else { return [] }
+        var failure: StorageError?
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            var done = 0
+            while done < count {
+                let result = pread(descriptor, buffer.baseAddress.map { $0 + done }, count - done, off_t(position) + off_t(done))
+                if result < 0 {
+                    if errno == EINTR { continue }
+                    failure = .io(operation: "pread", path: path, errno: errno)
+                    break
+                }
+                if result == 0 { break }
+                done += result
+            }
+            initialized = done
+        }
+        if let failure { throw failure }
+        return bytes
+    }
+
+    /// Fills `buffer` with the bytes at `position`; throws if the file ends first.
+    package func read(into buffer: UnsafeMutableRawBufferPointer, at position: Int64) throws {
+        var done = 0
+        while done < buffer.count {
+            let result = pread(descriptor, buffer.baseAddress.map { $0 + done }, buffer.count - done, off_t(position) + off_t(done))
+            if result < 0 {
+                if errno == EINTR { continue }
+                throw StorageError.io(operation: "pread", path: path, errno: errno)
+            }
+            if result == 0 { throw StorageError.io(operation: "pread", path: path, errno: EIO) }
+            done += result
+        }
+    }
+
+    /// Writes all of `parts`, back to back, starting at `position`, in as few syscalls as possible.
+    package func write(_ parts: [UnsafeRawBufferPointer], at position: Int64) throws {
+        var vectors = parts.map { iovec(iov_base: UnsafeMutableRawPointer(mutating: $0.baseAddress), iov_len: $0.count) }
+        var offset = off_t(position)
+        var index = 0
+        while index < vectors.count {
+            let written = vectors[index...].withUnsafeBufferPointer { pending in
+                pwritev(descriptor, pending.baseAddress, Int32(min(pending.count, 1024)), offset)
+            }
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw StorageError.io(operation: "pwritev", path: path, errno: errno)
+            }
+            offset += off_t(written)
+            var remaining = written
+            while index < vectors.count, remaining >= vectors[index].iov_len {
+                remaining -= vectors[index].iov_len
+                index += 1
+            }
+            if remaining > 0 {
+                vectors[index].iov_base = vectors[index].iov_base.map { $0 + remaining }
+                vectors[index].iov_len -= remaining
+            }
+        }
+    }
+
+    /// Writes `bytes` at `position`.
+    package func write(_ bytes: [UInt8], at position: Int64) throws {
+        try bytes.withUnsafeBytes { try write([$0], at: position) }
+    }
+
+    /// Makes the file's data (and the size needed to read it) durable.
+    package func syncData() throws {
+        _ = try FileSystem.retrying("fdatasync", path) { fdatasync(descriptor) }
+    }
+
+    /// Cuts the file to `size` bytes.
+    package func truncate(to size: Int64) throws {
+        _ = try FileSystem.retrying("ftruncate", path) { ftruncate(descriptor, off_t(size)) }
+    }
+}

@@ -1,0 +1,13 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The C library's text for an errno value.
+package enum SystemErrorText {
+    package static func message(_ code: Int32) -> String {
+        guard let text = strerror(code) else { return "error \(code)" }
+        return String(cString: text)
+    }
+}
