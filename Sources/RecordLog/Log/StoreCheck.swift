@@ -38,7 +38,7 @@ package enum StoreCheck {
     package static func writerIsLive(store: String) -> Bool? {
         var info = stat()
         guard stat(FileSystem.join(store, StoreLock.fileName), &info) == 0 else { return false }
-        guard let bytes = try? readToEnd("/proc/locks") else { return nil }
+        guard let bytes = try? FileSystem.readToEnd("/proc/locks") else { return nil }
         // "1: FLOCK  ADVISORY  WRITE 1234 08:01:5678 0 EOF": device major:minor (hex) and inode.
         let device = UInt64(info.st_dev)
         let major = ((device >> 8) & 0xfff) | ((device >> 32) & ~0xfff)
@@ -54,17 +54,5 @@ package enum StoreCheck {
             }
         }
         return false
-    }
-
-    /// A file's bytes up to its end, read without trusting its size: a /proc file's size is 0
-    /// (`FileSystem.readAll` would read nothing).
-    static func readToEnd(_ path: String) throws -> [UInt8] {
-        let file = try OpenFile(path: path, writable: false)
-        var bytes: [UInt8] = []
-        while true {
-            let chunk = try file.read(at: Int64(bytes.count), count: 1 << 16)
-            if chunk.isEmpty { return bytes }
-            bytes += chunk
-        }
     }
 }

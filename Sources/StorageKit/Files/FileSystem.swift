@@ -105,4 +105,16 @@ package enum FileSystem {
         let file = try OpenFile(path: path, writable: false)
         return try file.read(at: 0, count: Int(try file.size()))
     }
+
+    /// A file's bytes up to its end, read without trusting its size: a /proc file's size is 0
+    /// (``readAll(_:)`` would read nothing).
+    package static func readToEnd(_ path: String) throws -> [UInt8] {
+        let file = try OpenFile(path: path, writable: false)
+        var bytes: [UInt8] = []
+        while true {
+            let chunk = try file.read(at: Int64(bytes.count), count: 1 << 16)
+            if chunk.isEmpty { return bytes }
+            bytes += chunk
+        }
+    }
 }
