@@ -1,5 +1,5 @@
 /// Why bytes at some position are not a valid batch.
-public enum BatchProblem: Error, Sendable, Equatable, CustomStringConvertible {
+package enum BatchProblem: Error, Sendable, Equatable, CustomStringConvertible {
     /// Fewer bytes remain than the header or the declared length needs: a torn write, if at the end.
     case incomplete(available: Int, needed: Int)
     /// `batchLength` is below the header's size or above the allowed maximum.
@@ -15,7 +15,7 @@ public enum BatchProblem: Error, Sendable, Equatable, CustomStringConvertible {
     /// A codec this engine does not decode.
     case unsupportedCodec(Int16)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .incomplete(let available, let needed): "incomplete batch: \(available) of \(needed) bytes present"
         case .badLength(let length): "impossible batch length \(length)"

@@ -10,23 +10,23 @@ import StorageKit
 /// headers.append(key: "changeTag", string: "1-42")
 /// batch.append(key: "note-1", value: bytes, headers: headers, timestamp: now)
 /// ```
-public struct EncodedLogHeaders: Sendable {
+package struct EncodedLogHeaders: Sendable {
     /// How many headers the bytes hold.
-    public private(set) var count = 0
+    package private(set) var count = 0
     /// The headers' bytes.
     private(set) var bytes: [UInt8] = []
 
     /// No headers.
-    public init() {}
+    package init() {}
 
     /// Appends one header.
-    public mutating func append(_ header: LogHeader) {
+    package mutating func append(_ header: LogHeader) {
         count += 1
         header.encode(into: &bytes)
     }
 
     /// Appends a header whose value is the UTF-8 bytes of `string`, without building a `LogHeader`.
-    public mutating func append(key: String, string: String) {
+    package mutating func append(key: String, string: String) {
         count += 1
         LogHeader.encodeKey(key, into: &bytes)
         bytes.appendVarint(Int32(string.utf8.count))
@@ -34,13 +34,13 @@ public struct EncodedLogHeaders: Sendable {
     }
 
     /// Appends the headers of `other` after these.
-    public mutating func append(contentsOf other: EncodedLogHeaders) {
+    package mutating func append(contentsOf other: EncodedLogHeaders) {
         count += other.count
         bytes.append(contentsOf: other.bytes)
     }
 
     /// Removes every header, keeping the memory for reuse.
-    public mutating func removeAll() {
+    package mutating func removeAll() {
         count = 0
         bytes.removeAll(keepingCapacity: true)
     }

@@ -50,7 +50,7 @@ public struct RecordBatchBuilder: Sendable {
     /// a writer whose events share headers. A `nil` value is a tombstone.
     ///
     /// - Parameter timestamp: milliseconds since the Unix epoch (``now()``).
-    public mutating func append(key: String, value: [UInt8]?, headers: EncodedLogHeaders, timestamp: Int64) {
+    package mutating func append(key: String, value: [UInt8]?, headers: EncodedLogHeaders, timestamp: Int64) {
         var key = key
         key.withUTF8 { keyBytes in
             Self.withOptionalBytes(value) { valueBytes in
@@ -128,7 +128,7 @@ public struct RecordBatchBuilder: Sendable {
     /// (``LZ4Frame/compress(_:appendingTo:twoThreadsFrom:)``: the same bytes, sooner).
     ///
     /// - Throws: `LogError.emptyBatch` when no record was appended.
-    public func encode(
+    package func encode(
         compression: CompressionCodec = .lz4, partitionLeaderEpoch: Int32 = 0, reusing buffer: consuming [UInt8], twoThreadsFrom: Int = .max
     ) throws -> EncodedBatch {
         guard count > 0 else { throw LogError.emptyBatch }
@@ -175,7 +175,7 @@ public struct RecordBatchBuilder: Sendable {
 
     /// The bytes the record buffer can hold without growing: a writer keeping a builder for
     /// reuse can drop one that a large batch made large.
-    public var capacity: Int { body.capacity }
+    package var capacity: Int { body.capacity }
 
     private static func sizeOfBytes(_ bytes: UnsafeRawBufferPointer?) -> Int {
         guard let bytes else { return 1 }
@@ -197,7 +197,7 @@ public struct RecordBatchBuilder: Sendable {
     }
 
     /// The wall clock in milliseconds since the Unix epoch.
-    public static func now() -> Int64 {
+    package static func now() -> Int64 {
         var time = timespec()
         clock_gettime(CLOCK_REALTIME, &time)
         return Int64(time.tv_sec) * 1000 + Int64(time.tv_nsec) / 1_000_000

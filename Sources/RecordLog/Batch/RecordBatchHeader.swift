@@ -13,13 +13,13 @@ import StorageKit
 /// `batchLength` counts the bytes after itself; the CRC-32C covers bytes 21 to the end.
 public struct RecordBatchHeader: Sendable, Equatable {
     /// Bytes in the header, up to the first record.
-    public static let size = 61
+    package static let size = 61
     /// Bytes before `batchLength`'s count starts: the base offset and the length itself.
-    public static let logOverhead = 12
+    package static let logOverhead = 12
     /// Where the CRC-covered part starts.
     static let crcStart = 21
     /// The magic byte of format v2.
-    public static let currentMagic: Int8 = 2
+    package static let currentMagic: Int8 = 2
 
     public var baseOffset: Int64
     public var batchLength: Int32
@@ -49,7 +49,7 @@ public struct RecordBatchHeader: Sendable, Equatable {
     public var isControl: Bool { attributes & 0x20 != 0 }
 
     /// Reads a header from the first 61 bytes; nil when fewer bytes are given. Validates nothing.
-    public init?(parsing bytes: UnsafeRawBufferPointer) {
+    package init?(parsing bytes: UnsafeRawBufferPointer) {
         let reader = ByteReader(bytes)
         guard bytes.count >= Self.size,
             let baseOffset = reader.getInteger(at: 0, as: Int64.self),
@@ -82,7 +82,7 @@ public struct RecordBatchHeader: Sendable, Equatable {
     }
 
     /// Reads a header from a byte array's first 61 bytes.
-    public init?(parsing bytes: some Collection<UInt8>) {
+    package init?(parsing bytes: some Collection<UInt8>) {
         guard let header = Array(bytes.prefix(Self.size)).withUnsafeBytes({ Self(parsing: $0) }) else { return nil }
         self = header
     }

@@ -8,7 +8,7 @@
 /// runs the check over all of the batch's records; the reads after it learn that every record
 /// passed, or that some did not, without running it. A cached batch's bytes never change, so
 /// the verdict holds as long as the batch is kept.
-public protocol CachedRecordCheck {
+package protocol CachedRecordCheck {
     /// Whether `record` passes. It must depend on nothing but the record's bytes and offset:
     /// its verdict is reused for any later read of the same batch.
     static func passes(_ record: BorrowedLogRecord) -> Bool

@@ -14,7 +14,7 @@ extension Partition {
     /// The first read of a batch the cache keeps runs `check` over all of its records, those
     /// outside the range too, and the cache keeps the verdict with the batch: later reads of it
     /// run nothing (see ``CachedRecordCheck``).
-    public func forEachRecordInPlace<Check: CachedRecordCheck>(
+    package func forEachRecordInPlace<Check: CachedRecordCheck>(
         from: Int64, to: Int64? = nil, cachedWith check: Check.Type,
         _ body: (BorrowedLogRecord, _ passed: Bool, _ keeper: AnyObject?) throws -> Bool
     ) throws {

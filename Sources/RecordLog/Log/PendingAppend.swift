@@ -10,7 +10,7 @@ public struct PendingAppend: Sendable {
     /// overlaps that work with the fdatasync instead of paying for both in turn. A lone writer
     /// that has nothing to do in between should not call it: ``durable()`` alone syncs on the
     /// caller's thread with no hand-off. Does nothing with `.noSyncUnsafe` durability.
-    public func startDurable() {
+    package func startDurable() {
         committer?.syncSoon()
     }
 

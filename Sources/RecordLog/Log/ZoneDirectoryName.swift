@@ -5,14 +5,14 @@
 /// and the mapping is one-to-one. A result over 200 bytes keeps a 150-byte prefix (cut before a
 /// `%` escape) and appends `~` and the 16-hex-digit FNV-1a-64 hash of the name's UTF-8 bytes;
 /// the exact name is kept in the partition's `zone.name` file, which resolves such a collision.
-public enum ZoneDirectoryName {
+package enum ZoneDirectoryName {
     static let maximumLength = 200
     static let prefixLength = 150
 
     /// The directory name for `zone`.
     ///
     /// - Throws: `LogError.invalidZoneName` for the empty string.
-    public static func encode(_ zone: String) throws -> String {
+    package static func encode(_ zone: String) throws -> String {
         return try LogError.translating {
             guard !zone.isEmpty else { throw LogError.invalidZoneName(zone, reason: "a zone name cannot be empty") }
             var escaped: [UInt8] = []

@@ -6,32 +6,32 @@ import StorageKit
 /// let outcome = try segment.readBatches { batch, position in print(position, batch.header.baseOffset) }
 /// if let problem = outcome.problem { print(problem.position, problem.problem) }
 /// ```
-public struct SegmentReader: Sendable {
+package struct SegmentReader: Sendable {
     /// What reading a segment found.
-    public struct Outcome: Sendable {
+    package struct Outcome: Sendable {
         /// The end of the last valid batch.
-        public var validEnd: Int64
+        package var validEnd: Int64
         /// One past the last valid offset.
-        public var nextOffset: Int64
-        public var batchCount: Int
-        public var recordCount: Int
+        package var nextOffset: Int64
+        package var batchCount: Int
+        package var recordCount: Int
         /// The first invalid batch, if any.
-        public var problem: (position: Int64, problem: BatchProblem)?
+        package var problem: (position: Int64, problem: BatchProblem)?
         /// Whether a valid batch follows the problem: mid-log corruption, not a torn tail.
-        public var validBatchFollows: Bool
+        package var validBatchFollows: Bool
         /// Whether everything from the problem to the end of the file is zero bytes: space a
         /// writer preallocated (`LogOptions.preallocationBytes`), not a torn write.
-        public var trailingZeros: Bool
+        package var trailingZeros: Bool
     }
 
-    public let path: String
+    package let path: String
     /// The file's size in bytes.
-    public let size: Int64
+    package let size: Int64
     let file: OpenFile
     let maxBatchBytes: Int
 
     /// Opens a segment file read-only.
-    public init(path: String, maxBatchBytes: Int = LogOptions.defaultMaxBatchBytes) throws {
+    package init(path: String, maxBatchBytes: Int = LogOptions.defaultMaxBatchBytes) throws {
         self.path = path
         self.maxBatchBytes = maxBatchBytes
         let opened = try LogError.translating { try OpenFile(path: path, writable: false) }
@@ -40,14 +40,14 @@ public struct SegmentReader: Sendable {
     }
 
     /// The base offset the file name states (20 digits + `.log`), if it has such a name.
-    public var namedBaseOffset: Int64? {
+    package var namedBaseOffset: Int64? {
         SegmentName.baseOffset(of: String(path.split(separator: "/").last ?? ""), suffix: SegmentName.logSuffix)
     }
 
     /// Calls `body` with each valid batch and its position, in file order, until the end or the
     /// first invalid batch. Offsets must continue from one batch to the next; the first batch may
     /// start anywhere unless `expectedBaseOffset` is given.
-    public func readBatches(
+    package func readBatches(
         expectedBaseOffset: Int64? = nil, _ body: (RecordBatch, Int64) throws -> Void
     ) throws -> Outcome {
         return try LogError.translating {
@@ -76,7 +76,7 @@ public struct SegmentReader: Sendable {
     /// from its batches; returns what differs (nothing when both match or the files are absent).
     /// - Parameter sealed: whether the segment is no longer written (its time index then ends
     ///   with the closing entry).
-    public func indexProblems(indexIntervalBytes: Int = 4096, sealed: Bool = true) throws -> [String] {
+    package func indexProblems(indexIntervalBytes: Int = 4096, sealed: Bool = true) throws -> [String] {
         return try LogError.translating {
             let base = namedBaseOffset ?? 0
             var indexer = SegmentIndexer(baseOffset: base, intervalBytes: indexIntervalBytes)
