@@ -49,7 +49,7 @@ extension Record {
     /// Record.isValidFieldKey("title")     // true
     /// Record.isValidFieldKey("_title")    // false
     /// ```
-    public static func isValidFieldKey(_ key: String) -> Bool {
+    package static func isValidFieldKey(_ key: String) -> Bool {
         key.withUTF8Bytes(IdentifierProblem.of) == nil
     }
 }

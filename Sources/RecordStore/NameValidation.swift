@@ -51,7 +51,7 @@ extension ZoneID {
     /// Checks the zone name and owner name against CloudKit's rules.
     ///
     /// - Throws: ``RecordStoreError/Code/invalidArguments`` naming the rule that was broken.
-    public func validate() throws(RecordStoreError) {
+    package func validate() throws(RecordStoreError) {
         if let problem = zoneName.withUTF8Bytes(NameProblem.ofZoneName) {
             throw RecordStoreError(
                 .invalidArguments,
@@ -73,7 +73,7 @@ extension RecordID {
     /// Checks the record name and the zone ID against CloudKit's rules.
     ///
     /// - Throws: ``RecordStoreError/Code/invalidArguments`` naming the rule that was broken.
-    public func validate() throws(RecordStoreError) {
+    package func validate() throws(RecordStoreError) {
         if let problem = recordName.withUTF8Bytes(NameProblem.ofRecordName) {
             throw RecordStoreError(
                 .invalidArguments,

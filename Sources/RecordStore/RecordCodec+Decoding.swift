@@ -9,7 +9,7 @@ extension RecordCodec {
     /// valid, has no changed keys, and encodes back to exactly `bytes`.
     ///
     /// - Throws: ``RecordDecodingError`` with the reason and the offset of the first problem.
-    public static func decode(
+    package static func decode(
         _ bytes: UnsafeRawBufferPointer, recordID: RecordID
     ) throws(RecordDecodingError) -> Record {
         try decode(bytes, recordID: recordID, zoneChecked: false)
@@ -32,14 +32,14 @@ extension RecordCodec {
     }
 
     /// Decodes value bytes held in an array; see ``decode(_:recordID:)-(UnsafeRawBufferPointer,_)``.
-    public static func decode(_ bytes: [UInt8], recordID: RecordID) throws(RecordDecodingError) -> Record {
+    package static func decode(_ bytes: [UInt8], recordID: RecordID) throws(RecordDecodingError) -> Record {
         try bytes.withUnsafeBytes { buffer in
             Result { () throws(RecordDecodingError) in try decode(buffer, recordID: recordID) }
         }.get()
     }
 
     /// Decodes value bytes held in an array slice; see ``decode(_:recordID:)-(UnsafeRawBufferPointer,_)``.
-    public static func decode(_ bytes: ArraySlice<UInt8>, recordID: RecordID) throws(RecordDecodingError) -> Record {
+    package static func decode(_ bytes: ArraySlice<UInt8>, recordID: RecordID) throws(RecordDecodingError) -> Record {
         try bytes.withUnsafeBytes { buffer in
             Result { () throws(RecordDecodingError) in try decode(buffer, recordID: recordID) }
         }.get()

@@ -6,7 +6,7 @@ extension RecordCodec {
     ///
     /// - Throws: ``RecordStoreError/Code/invalidArguments`` when ``Record/validate()`` fails,
     ///   ``RecordStoreError/Code/limitExceeded`` when the value would exceed 1 MB.
-    public static func encode(_ record: Record, into buffer: inout [UInt8]) throws(RecordStoreError) {
+    package static func encode(_ record: Record, into buffer: inout [UInt8]) throws(RecordStoreError) {
         try record.validate()
         try encodeValidated(record, into: &buffer)
     }
@@ -55,7 +55,7 @@ extension RecordCodec {
     /// Validates `record` and returns its value bytes.
     ///
     /// - Throws: as ``encode(_:into:)``.
-    public static func encode(_ record: Record) throws(RecordStoreError) -> [UInt8] {
+    package static func encode(_ record: Record) throws(RecordStoreError) -> [UInt8] {
         var buffer: [UInt8] = []
         try encode(record, into: &buffer)
         return buffer

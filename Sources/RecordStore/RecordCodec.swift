@@ -16,9 +16,9 @@
 /// untrusted and throws ``RecordDecodingError`` for anything malformed, never crashing and never
 /// allocating more than a small multiple of the input's size. Every record that decodes is valid
 /// and encodes back to the very same bytes.
-public enum RecordCodec {
+package enum RecordCodec {
     /// The format version written as the first byte; the decoder accepts only this one.
-    public static let version: UInt8 = 1
+    package static let version: UInt8 = 1
 
     /// The tag byte before each field value; inside a non-empty list, once before all elements.
     enum Tag: UInt8 {

@@ -9,9 +9,9 @@
 /// do { _ = try RecordCodec.decode(bytes, recordID: id) }
 /// catch { print(error.reason, error.offset) }   // e.g. truncated, 17
 /// ```
-public struct RecordDecodingError: Error, Sendable, Hashable {
+package struct RecordDecodingError: Error, Sendable, Hashable {
     /// What is wrong with the bytes.
-    public enum Reason: Sendable, Hashable {
+    package enum Reason: Sendable, Hashable {
         /// The bytes end before the value does.
         case truncated
         /// The first byte is not a version this decoder reads.
@@ -41,12 +41,12 @@ public struct RecordDecodingError: Error, Sendable, Hashable {
     }
 
     /// What is wrong.
-    public var reason: Reason
+    package var reason: Reason
     /// The offset in the value bytes at which the problem was found.
-    public var offset: Int
+    package var offset: Int
 
     /// Creates a decoding error.
-    public init(_ reason: Reason, at offset: Int) {
+    package init(_ reason: Reason, at offset: Int) {
         self.reason = reason
         self.offset = offset
     }
@@ -54,7 +54,7 @@ public struct RecordDecodingError: Error, Sendable, Hashable {
 
 extension RecordDecodingError: CustomStringConvertible {
     /// The reason and offset, and what to do.
-    public var description: String {
+    package var description: String {
         "The stored record value is malformed at byte \(offset) (\(reason)). The log is corrupt or was "
             + "written by another program; check it with log-inspect's verify, and restore the zone from a backup."
     }

@@ -6,7 +6,7 @@ extension Record {
     /// and system fields. The size limit is checked when the record is encoded.
     ///
     /// - Throws: ``RecordStoreError/Code/invalidArguments`` naming the first rule broken.
-    public func validate() throws(RecordStoreError) {
+    package func validate() throws(RecordStoreError) {
         if let problem = recordType.withUTF8Bytes(IdentifierProblem.of) {
             throw invalid(
                 "Record type \"\(recordType)\" is invalid: \(problem.reason). "

@@ -37,13 +37,13 @@ extension String {
 extension UnsafeBufferPointer<UInt8> {
     /// Whether both buffers hold the same bytes (`memcmp`, not a byte-by-byte loop).
     @inline(__always)
-    public func hasSameBytes(as other: UnsafeBufferPointer<UInt8>) -> Bool {
+    package func hasSameBytes(as other: UnsafeBufferPointer<UInt8>) -> Bool {
         UnsafeRawBufferPointer(self).hasSameBytes(as: UnsafeRawBufferPointer(other))
     }
 
     /// Whether these bytes sort before `other`'s, compared as unsigned bytes (`memcmp`), a prefix
     /// first: the order of UTF-8 strings by Unicode scalar values.
-    public func precedesBytes(of other: UnsafeBufferPointer<UInt8>) -> Bool {
+    package func precedesBytes(of other: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = baseAddress, let otherBase = other.baseAddress else { return count < other.count }
         let order = memcmp(base, otherBase, Swift.min(count, other.count))
         return order == 0 ? count < other.count : order < 0

@@ -28,7 +28,7 @@ public struct StoredRecord {
     /// Checks `bytes`, the value of the record `recordID`, without decoding its fields.
     ///
     /// - Throws: ``RecordDecodingError`` exactly when ``RecordCodec/decode(_:recordID:)-(UnsafeRawBufferPointer,_)`` would.
-    public init(_ bytes: UnsafeRawBufferPointer, recordID: RecordID) throws(RecordDecodingError) {
+    package init(_ bytes: UnsafeRawBufferPointer, recordID: RecordID) throws(RecordDecodingError) {
         try self.init(bytes, recordID: recordID, zoneChecked: false)
     }
 
