@@ -69,9 +69,13 @@ let package = Package(
             dependencies: [
                 "RecordLog",
                 "RecordStore",
-                "Notes",
                 .product(name: "Logging", package: "swift-log"),
             ]
+        ),
+        // The Notes app's views replayed to a point of the log: what `log-replay notes` shows.
+        .target(
+            name: "NotesReplay",
+            dependencies: ["LogInspection", "Notes"]
         ),
         .executableTarget(
             name: "log-inspect",
@@ -85,6 +89,7 @@ let package = Package(
             name: "log-replay",
             dependencies: [
                 "LogInspection",
+                "NotesReplay",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Tools/log-replay"
@@ -117,6 +122,10 @@ let package = Package(
         .testTarget(
             name: "LogInspectionTests",
             dependencies: ["LogInspection", "TestSupport"]
+        ),
+        .testTarget(
+            name: "NotesReplayTests",
+            dependencies: ["NotesReplay", "LogInspection", "Notes", "RecordStore", "TestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]
