@@ -56,10 +56,17 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The notes command's logic, callable in-process: its commands, JSON shapes and store
+        // location. Not library API: only the executable and its tests use it.
+        .target(
+            name: "NotesCLI",
+            dependencies: ["Notes"]
+        ),
         .executableTarget(
             name: "notes",
             dependencies: [
                 "Notes",
+                "NotesCLI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Tools/notes"
@@ -118,6 +125,10 @@ let package = Package(
         .testTarget(
             name: "NotesTests",
             dependencies: ["Notes", "TestSupport"]
+        ),
+        .testTarget(
+            name: "NotesCLITests",
+            dependencies: ["NotesCLI", "Notes", "TestSupport"]
         ),
         .testTarget(
             name: "LogInspectionTests",
