@@ -48,7 +48,9 @@ package struct NotesApp: Sendable {
         return "added \(saved.title.debugDescription) to \(folder.name)\n\(saved.id)"
     }
 
-    /// Replaces a note's text.
+    /// Replaces a note's text; finds the note by its id alone (`NotesManager.fetchNote(id:)`).
+    ///
+    /// - Throws: `NotesAppError.noSuchNote`.
     package func edit(id: String, text: String) async throws -> String {
         var note = try await note(id: id)
         note.content = text
@@ -57,6 +59,8 @@ package struct NotesApp: Sendable {
     }
 
     /// Deletes a note.
+    ///
+    /// - Throws: `NotesAppError.noSuchNote`.
     package func delete(id: String) async throws -> String {
         let note = try await note(id: id)
         try await manager.delete(note)
@@ -85,9 +89,10 @@ package struct NotesApp: Sendable {
     }
 
     private func note(id: String) async throws -> Note {
-        for folder in try await manager.fetchFolders() {
-            if let note = try await manager.fetchNotes(in: folder).first(where: { $0.id == id }) { return note }
+        do {
+            return try await manager.fetchNote(id: id)
+        } catch NotesError.noteNotFound {
+            throw NotesAppError.noSuchNote(id)
         }
-        throw NotesAppError.noSuchNote(id)
     }
 }
