@@ -10,6 +10,9 @@ import RecordLog
 /// Describing never throws: a value that does not decode (a foreign segment, damage) leaves
 /// ``fields`` nil and says why in ``decodingError``.
 public struct EventDescription: Sendable {
+    /// The name of the system partition, which holds zone, subscription and index events.
+    public static let systemPartition = StoredEvent.systemPartition
+
     /// The `event` header (`save`, `delete`, `createZone`, …); for a record without one (a
     /// foreign segment) `save`, or `delete` for a tombstone.
     public var kind: String
