@@ -63,10 +63,17 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The notes command's logic, callable in-process: its commands, JSON shapes and store
+        // location. Not library API: only the executable and its tests use it.
+        .target(
+            name: "NotesCLI",
+            dependencies: ["Notes"]
+        ),
         .executableTarget(
             name: "notes",
             dependencies: [
                 "Notes",
+                "NotesCLI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Tools/notes"
@@ -76,9 +83,13 @@ let package = Package(
             dependencies: [
                 "RecordLog",
                 "RecordStore",
-                "Notes",
                 .product(name: "Logging", package: "swift-log"),
             ]
+        ),
+        // The Notes app's views replayed to a point of the log: what `log-replay notes` shows.
+        .target(
+            name: "NotesReplay",
+            dependencies: ["LogInspection", "Notes"]
         ),
         .executableTarget(
             name: "log-inspect",
@@ -92,6 +103,7 @@ let package = Package(
             name: "log-replay",
             dependencies: [
                 "LogInspection",
+                "NotesReplay",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Tools/log-replay"
@@ -126,8 +138,16 @@ let package = Package(
             dependencies: ["Notes", "TestSupport"]
         ),
         .testTarget(
+            name: "NotesCLITests",
+            dependencies: ["NotesCLI", "Notes", "TestSupport"]
+        ),
+        .testTarget(
             name: "LogInspectionTests",
             dependencies: ["LogInspection", "TestSupport"]
+        ),
+        .testTarget(
+            name: "NotesReplayTests",
+            dependencies: ["NotesReplay", "LogInspection", "Notes", "RecordStore", "TestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -93,6 +93,13 @@ public final class InMemoryNotesManager: NotesManager {
         }
     }
 
+    public func fetchNote(id: String) async throws -> Note {
+        try state.withLock { state in
+            guard let note = state.notes[id] else { throw NotesError.noteNotFound(id: id) }
+            return note
+        }
+    }
+
     public func save(_ note: Note) async throws -> Note {
         let now = timestamp()
         return try state.withLock { state in

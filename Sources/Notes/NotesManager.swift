@@ -38,6 +38,17 @@ public protocol NotesManager: Sendable {
     ///
     /// - Throws: `NotesError.folderNotFound`.
     func fetchNotes(in folder: Folder, newestFirst: Bool) async throws -> [Note]
+    /// The note with this id, as stored (in whichever folder it is).
+    ///
+    /// ```swift
+    /// var note = try await notes.fetchNote(id: id)
+    /// note.content = "Buy oat milk"
+    /// note = try await notes.save(note)
+    /// ```
+    ///
+    /// - Throws: `NotesError.noteNotFound` when no stored note has this id (never saved, deleted,
+    ///   or the id of a folder).
+    func fetchNote(id: String) async throws -> Note
     /// Saves a note and returns it as stored, with its dates; posts a `NoteUpdate`.
     ///
     /// - Throws: `NotesError.folderNotFound` when its folder does not exist.

@@ -67,6 +67,12 @@ public final class RecordNotesManager: NotesManager {
         return notes.read { $0.notes(in: folder.id, newestFirst: newestFirst) }
     }
 
+    /// One lookup by record name in the Notes view, which serves `fetchNotes(in:)` too.
+    public func fetchNote(id: String) async throws -> Note {
+        guard let note = notes.read({ $0.note(id) }) else { throw NotesError.noteNotFound(id: id) }
+        return note
+    }
+
     public func save(_ note: Note) async throws -> Note {
         guard folders.read({ $0.folders[note.folderID] != nil }) else { throw NotesError.folderNotFound(id: note.folderID) }
         do {

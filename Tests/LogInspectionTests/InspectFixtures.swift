@@ -1,14 +1,11 @@
 import Foundation
 import LogInspection
+import TestSupport
 
-/// Where the committed fixtures and goldens are, and how a golden is compared.
+/// The fixtures log-inspect and log-replay are tested on, and how a golden is compared.
 enum InspectFixtures {
-    /// The repository root, found from this file's path.
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
-
     static func path(_ relative: String) -> String {
-        root.appendingPathComponent("Fixtures").appendingPathComponent(relative).path
+        Fixtures.path(relative)
     }
 
     static let notesStore = path("notes-store")
@@ -18,7 +15,7 @@ enum InspectFixtures {
 
     /// The golden file's text, or nil when it is missing.
     static func golden(_ name: String) -> String? {
-        try? String(contentsOfFile: path("golden/" + name), encoding: .utf8)
+        Fixtures.golden(name)
     }
 
     /// What the tool prints for `lines`: each line followed by a newline.

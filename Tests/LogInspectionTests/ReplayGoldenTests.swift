@@ -28,13 +28,6 @@ import Testing
         try expectGolden("replay-diff-notes-store-4-14.json", try store.diff(zone: "Notes", from: 4, to: 14).json)
     }
 
-    @Test func notesJSON() throws {
-        let store = try ReplayStore(directory: InspectFixtures.notesStore)
-        defer { store.close() }
-        try expectGolden("replay-notes-notes-store-8.json", try store.notes(at: .zoneOffset(zone: "Notes", offset: 8)).json)
-        try expectGolden("replay-notes-notes-store-end.json", try store.notes(at: .time(Self.end)).json)
-    }
-
     @Test("the fixture exported at offset 8 replays to the state golden at 8")
     func exportMatchesState() async throws {
         let store = try ReplayStore(directory: InspectFixtures.notesStore)

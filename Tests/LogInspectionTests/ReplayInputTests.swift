@@ -3,24 +3,6 @@ import LogInspection
 import Testing
 
 @Suite struct ReplayInputTests {
-    @Test("TIME reads milliseconds and ISO 8601 with a zone, keeping the millisecond below")
-    func times() throws {
-        #expect(try TimeArgument.parse("1714564800000") == 1_714_564_800_000)
-        #expect(try TimeArgument.parse("-5") == -5)
-        #expect(try TimeArgument.parse("2024-05-01T12:00:00Z") == 1_714_564_800_000)
-        #expect(try TimeArgument.parse("2024-05-01T12:00:00.25Z") == 1_714_564_800_250)
-        #expect(try TimeArgument.parse("2024-05-01T12:00:00.2509Z") == 1_714_564_800_250)
-        #expect(try TimeArgument.parse("2024-05-01T14:00:00+02:00") == 1_714_564_800_000)
-        #expect(try TimeArgument.parse("2024-05-01 07:30-0430") == 1_714_564_800_000)
-        #expect(try TimeArgument.parse("1969-12-31T23:59:59.999Z") == -1)
-        #expect(try TimeArgument.parse("2024-02-29T00:00:00Z") == 1_709_164_800_000)
-        let now = try TimeArgument.parse("now")
-        #expect(abs(now - Int64(Date().timeIntervalSince1970 * 1000)) < 60_000)
-        for bad in ["", "yesterday", "2024-05-01", "2024-05-01T12:00:00", "2023-02-29T00:00:00Z", "2024-05-01T24:00:00Z", "12:00Z"] {
-            #expect(throws: ReplayError.malformedTime(bad)) { try TimeArgument.parse(bad) }
-        }
-    }
-
     @Test("bad zones, records, offsets and stores are refused with what to do")
     func refusals() async throws {
         try await ItemsStore.with { items, store in

@@ -396,6 +396,54 @@ struct NotesContractTests {
         }
     }
 
+    @Test("fetchNote(id:) returns the stored note, in whichever folder, as last saved", arguments: ManagerKind.allCases)
+    func fetchingANoteByItsID(kind: ManagerKind) async throws {
+        try await withManager(kind) { notes in
+            let inbox = try await notes.createDefaultFolder()
+            let work = try await notes.save(notes.newFolder(name: "Work"))
+            var mine = notes.newNote(in: inbox)
+            mine.content = "Buy milk"
+            mine = try await notes.save(mine)
+            let theirs = try await notes.save(notes.newNote(in: work))
+            #expect(try await notes.fetchNote(id: mine.id) == mine)
+            #expect(try await notes.fetchNote(id: theirs.id) == theirs)
+
+            mine.content = "Buy oat milk"
+            mine.folderID = work.id
+            mine = try await notes.save(mine)
+            let fetched = try await notes.fetchNote(id: mine.id)
+            #expect(fetched == mine)
+            #expect(fetched.folderID == work.id && fetched.title == "Buy oat milk")
+        }
+    }
+
+    @Test("fetchNote(id:) of an id no note has throws noteNotFound: never saved, or a folder's", arguments: ManagerKind.allCases)
+    func fetchingAnUnknownNoteThrowsNoteNotFound(kind: ManagerKind) async throws {
+        try await withManager(kind) { notes in
+            let inbox = try await notes.createDefaultFolder()
+            let unsaved = notes.newNote(in: inbox)
+            await #expect(throws: NotesError.noteNotFound(id: unsaved.id)) { _ = try await notes.fetchNote(id: unsaved.id) }
+            await #expect(throws: NotesError.noteNotFound(id: inbox.id)) { _ = try await notes.fetchNote(id: inbox.id) }
+            await #expect(throws: NotesError.noteNotFound(id: "")) { _ = try await notes.fetchNote(id: "") }
+        }
+    }
+
+    @Test("fetchNote(id:) throws noteNotFound after the note, or its folder, is deleted", arguments: ManagerKind.allCases)
+    func fetchingADeletedNoteThrowsNoteNotFound(kind: ManagerKind) async throws {
+        try await withManager(kind) { notes in
+            let inbox = try await notes.createDefaultFolder()
+            let doomed = try await notes.save(notes.newFolder(name: "Doomed"))
+            let deleted = try await notes.save(notes.newNote(in: inbox))
+            let kept = try await notes.save(notes.newNote(in: inbox))
+            let cascaded = try await notes.save(notes.newNote(in: doomed))
+            try await notes.delete(deleted)
+            try await notes.delete(doomed)
+            await #expect(throws: NotesError.noteNotFound(id: deleted.id)) { _ = try await notes.fetchNote(id: deleted.id) }
+            await #expect(throws: NotesError.noteNotFound(id: cascaded.id)) { _ = try await notes.fetchNote(id: cascaded.id) }
+            #expect(try await notes.fetchNote(id: kept.id) == kept)
+        }
+    }
+
     @Test(arguments: ManagerKind.allCases)
     func deletingANoteRemovesItAndPostsItsDeletion(kind: ManagerKind) async throws {
         try await withManager(kind) { notes in

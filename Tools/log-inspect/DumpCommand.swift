@@ -32,8 +32,10 @@ struct DumpCommand: AsyncParsableCommand {
     @Option(help: "Stop before this offset (exclusive).") var to: Int64?
     @Option(help: "Only records with this key (record name).") var key: String?
     @Option(help: "Only events of this record type.") var type: String?
-    @Option(help: "Only records at or after this time (ms or ISO 8601).") var since: String?
-    @Option(help: "Only records at or before this time (ms or ISO 8601).") var until: String?
+    @Option(help: ArgumentHelp("Only records stamped at or after TIME: \(TimeArgument.forms).", valueName: "TIME"), transform: { try TimeArgument($0) })
+    var since: TimeArgument?
+    @Option(help: ArgumentHelp("Only records stamped at or before TIME: \(TimeArgument.forms).", valueName: "TIME"), transform: { try TimeArgument($0) })
+    var until: TimeArgument?
     @Flag(help: "Show batch headers instead of records.") var batches = false
     @Flag(help: "Print JSON Lines.") var json = false
 
@@ -41,7 +43,7 @@ struct DumpCommand: AsyncParsableCommand {
         try await reportingErrors {
             let filter = DumpFilter(
                 zone: zone, from: from, to: to, key: key, recordType: type,
-                since: try since.map(Timestamp.parse), until: try until.map(Timestamp.parse))
+                since: since?.milliseconds, until: until?.milliseconds)
             try Dump.lines(InspectTarget(path: path), filter: filter, batches: batches, json: json) { print($0) }
         }
     }

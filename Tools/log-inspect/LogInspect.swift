@@ -14,8 +14,8 @@ struct LogInspect: AsyncParsableCommand {
             client). Nothing is locked or written: it is safe on a store the app has open.
 
             Offsets are dense per zone from 0; a zone's end offset is the next one to be written. \
-            --to N means offsets < N. Times are milliseconds since the epoch or ISO 8601, and \
-            --since/--until include their ends.
+            --to N means offsets < N. --since/--until include their ends; a TIME is \
+            \(TimeArgument.forms).
 
             Examples:
               log-inspect summary ~/.local/share/recordlog-notes

@@ -1,4 +1,5 @@
 import ArgumentParser
+import LogInspection
 
 /// log-replay: a RecordLog store as it was at any point of its log. Read-only on the store.
 @main
@@ -15,8 +16,8 @@ struct LogReplay: AsyncParsableCommand {
               --to-offset N   the events with offset < N (exclusive, like mysqlbinlog \
             --stop-position). A zone's end offset, the next offset to be written, is its whole \
             log; 0 is before its first event.
-              --at TIME       the events stamped at or before TIME (inclusive): milliseconds \
-            since the epoch, an ISO 8601 time with a zone, or `now`.
+              --at TIME       the events stamped at or before TIME (inclusive): \
+            \(TimeArgument.forms).
 
             Find offsets and times with `log-inspect dump STORE --zone Notes`.
 
@@ -30,7 +31,8 @@ struct LogReplay: AsyncParsableCommand {
               notes --store /tmp/repro list
 
             Exit status: 0 on success, 1 when the store, zone, record, offset, time or output \
-            path is refused (the message says why), 64 for a usage error. Warnings (a point \
+            path is refused (the message says why), 64 for a usage error (a TIME in none of the \
+            forms above among them). Warnings (a point \
             inside a commit, a zone deleted since) go to standard error.
             """,
         subcommands: [StateCommand.self, HistoryCommand.self, DiffCommand.self, NotesCommand.self, ExportCommand.self])

@@ -1,5 +1,6 @@
 import ArgumentParser
 import LogInspection
+import NotesReplay
 
 struct NotesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -9,22 +9,24 @@ struct PointOptions: ParsableArguments {
     var toOffset: Int64?
 
     @Option(
-        help: ArgumentHelp("Replay the events stamped at or before TIME (inclusive): ms since the epoch (1714564800000), ISO 8601 (2024-05-01T12:00:00.250Z, 2024-05-01T14:00:00+02:00) or `now`.", valueName: "TIME"))
-    var at: String?
+        help: ArgumentHelp("Replay the events stamped at or before TIME (inclusive): \(TimeArgument.forms).", valueName: "TIME"),
+        transform: { try TimeArgument($0) })
+    var at: TimeArgument?
 
     func validate() throws {
         guard (toOffset == nil) != (at == nil) else { throw ValidationError("Give exactly one point: --to-offset N or --at TIME.") }
     }
 
     /// The point as the library takes it.
-    func point() throws(ReplayError) -> ReplayPoint {
-        if let toOffset { return .offset(toOffset) }
-        return .time(try TimeArgument.parse(at ?? ""))
+    func point() -> ReplayPoint {
+        if let at { return .time(at.milliseconds) }
+        // validate() made sure that --to-offset is given when --at is not.
+        return .offset(toOffset ?? 0)
     }
 
     /// The point of the whole store: `--to-offset` needs `zone`.
     func storePoint(zone: String?) throws -> StorePoint {
-        switch try point() {
+        switch point() {
         case .offset(let offset):
             guard let zone else { throw ValidationError("--to-offset needs --zone: offsets are per zone.") }
             return .zoneOffset(zone: zone, offset: offset)

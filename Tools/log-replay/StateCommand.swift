@@ -32,7 +32,7 @@ struct StateCommand: AsyncParsableCommand {
     func run() async throws {
         try await Runner.run(store: store) { store in
             let bar = Runner.progressBar(json: json, label: "replaying")
-            let state = try store.state(zone: zone, at: try point.point(), progress: bar.handler)
+            let state = try store.state(zone: zone, at: point.point(), progress: bar.handler)
             bar?.finish()
             return (json ? state.json : state.text, state.plan.warnings)
         }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Notes
+import NotesCLI
 import RecordStore
 
 /// The Notes app in a terminal, over an embedded RecordLog store.

@@ -6,8 +6,6 @@ public enum InspectError: Error, Sendable, Equatable, CustomStringConvertible {
     case notAStoreOrSegment(String)
     /// A file could not be read.
     case unreadable(String)
-    /// A `--since`/`--until` value that is neither milliseconds nor ISO 8601.
-    case invalidTime(String)
     /// `--zone` names a zone the store does not have.
     case zoneNotFound(String, available: [String])
     /// `follow` was given a segment file; it needs a store directory.
@@ -19,8 +17,6 @@ public enum InspectError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notAStoreOrSegment(let path):
             "\(path) is neither a store directory (it has no recordlog.meta) nor a segment file (.log)"
         case .unreadable(let path): "\(path): cannot be read"
-        case .invalidTime(let text):
-            "'\(text)' is not a time: give milliseconds since the epoch or ISO 8601 (2024-05-01T12:00:00Z)"
         case .zoneNotFound(let zone, let available):
             "no zone '\(zone)'; the zones are: \(available.joined(separator: ", "))"
         case .followNeedsStore(let path): "\(path): follow needs a store directory, not a segment file"

@@ -20,7 +20,7 @@ public struct InspectedRecord: Sendable {
 
     /// Headers other than the store's own `event`, `recordType` and `changeTag`.
     public var otherHeaders: [LogHeader] {
-        record.headers.filter { !EventDescription.isStoreHeader($0.key) }
+        record.headers.filter { !StoredEvent.isStoreHeader($0.key) }
     }
 
     /// The JSON Lines object: `zone`, `offset`, `timestamp` (ms), `key`, `event`, `recordType`,

@@ -1,6 +1,5 @@
-import Foundation
-
-/// Kafka timestamps (milliseconds since the Unix epoch) as ISO 8601 text, and back.
+/// Kafka timestamps (milliseconds since the Unix epoch) as ISO 8601 text, as the tools print them
+/// (`TimeArgument` reads them back).
 public enum Timestamp {
     /// `2023-11-14T22:13:20.000Z`: UTC, always with milliseconds.
     public static func iso8601(milliseconds: Int64) -> String {
@@ -9,25 +8,6 @@ public enum Timestamp {
         let seconds = msOfDay / 1000
         return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(seconds / 3600, 2)):\(pad(seconds / 60 % 60, 2))"
             + ":\(pad(seconds % 60, 2)).\(pad(msOfDay % 1000, 3))Z"
-    }
-
-    /// Reads a point in time given as milliseconds since the epoch (`1700000000000`) or as ISO 8601
-    /// (`2023-11-14T22:13:20Z`, `2023-11-14T22:13:20.5+01:00`, or a date `2023-11-14`, meaning its
-    /// midnight UTC).
-    ///
-    /// - Throws: ``InspectError/invalidTime(_:)``.
-    public static func parse(_ text: String) throws(InspectError) -> Int64 {
-        if let milliseconds = Int64(text) { return milliseconds }
-        let formatter = ISO8601DateFormatter()
-        for options: ISO8601DateFormatter.Options in [
-            [.withInternetDateTime, .withFractionalSeconds], [.withInternetDateTime], [.withFullDate],
-        ] {
-            formatter.formatOptions = options
-            if let date = formatter.date(from: text) {
-                return Int64((date.timeIntervalSince1970 * 1000).rounded())
-            }
-        }
-        throw .invalidTime(text)
     }
 
     private static func pad(_ value: Int64, _ width: Int) -> String {

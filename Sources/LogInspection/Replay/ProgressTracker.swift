@@ -3,24 +3,24 @@
 public typealias ReplayProgressHandler = (_ done: Int64, _ total: Int64) -> Void
 
 /// Counts the events of a replay and reports them to a `ReplayProgressHandler`.
-final class ProgressTracker {
+package final class ProgressTracker {
     private let total: Int64
     private let handler: ReplayProgressHandler?
     private var done: Int64 = 0
 
-    init(total: Int64, handler: ReplayProgressHandler?) {
+    package init(total: Int64, handler: ReplayProgressHandler?) {
         self.total = total
         self.handler = handler
     }
 
     /// One event read.
-    func step() {
+    package func step() {
         done += 1
         if done & 255 == 0 { handler?(done, total) }
     }
 
     /// The replay ended.
-    func finish() {
+    package func finish() {
         handler?(done, total)
     }
 }

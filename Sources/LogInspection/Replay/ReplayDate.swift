@@ -2,19 +2,19 @@ import Foundation
 
 /// Dates and timestamps as log-replay prints them: ISO 8601, UTC, with milliseconds (log-inspect's
 /// `Timestamp` form), so equal instants print equally.
-enum ReplayDate {
+package enum ReplayDate {
     /// A log timestamp (milliseconds since the epoch).
-    static func iso8601(_ milliseconds: Int64) -> String {
+    package static func iso8601(_ milliseconds: Int64) -> String {
         Timestamp.iso8601(milliseconds: milliseconds)
     }
 
     /// A record date, at the millisecond the store keeps.
-    static func iso8601(_ date: Date) -> String {
+    package static func iso8601(_ date: Date) -> String {
         Timestamp.iso8601(milliseconds: FieldJSON.milliseconds(date))
     }
 
     /// A record date as a JSON string, or null.
-    static func json(_ date: Date?) -> JSONValue {
+    package static func json(_ date: Date?) -> JSONValue {
         date.map { .string(iso8601($0)) } ?? .null
     }
 }

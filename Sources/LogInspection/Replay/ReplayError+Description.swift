@@ -20,9 +20,6 @@ extension ReplayError: CustomStringConvertible {
             return "offset \(offset) is negative; offsets start at 0"
         case .offsetBeforeStart(let zone, let offset, let start):
             return "offset \(offset) is before the start of zone \(zone.debugDescription), which begins at \(start)"
-        case .malformedTime(let text):
-            return "\(text.debugDescription) is not a time: give milliseconds since the epoch (1714564800000), "
-                + "an ISO 8601 time with a zone (2024-05-01T12:00:00Z, 2024-05-01T14:00:00.250+02:00) or `now`"
         case .reversedRange(let from, let to):
             return "--from \(from) is after --to \(to); give the earlier point first"
         case .outputExists(let path):

@@ -19,8 +19,6 @@ public enum ReplayError: Error, Sendable, Equatable {
     case negativeOffset(Int64)
     /// An offset before the zone's first offset.
     case offsetBeforeStart(zone: String, offset: Int64, start: Int64)
-    /// A time that is neither milliseconds since the epoch nor ISO 8601.
-    case malformedTime(String)
     /// `diff` with `--from` after `--to`.
     case reversedRange(from: Int64, to: Int64)
     /// `export` into a path that exists and is not an empty directory.

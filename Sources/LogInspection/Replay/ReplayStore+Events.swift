@@ -2,7 +2,7 @@ import RecordLog
 
 extension ReplayStore {
     /// Calls `body` with every save and delete of `zone` in `from..<to`, in offset order.
-    func forEachEvent(
+    package func forEachEvent(
         zone: String, from: Int64, to: Int64, progress: ProgressTracker? = nil, _ body: (ZoneEvent) throws(ReplayError) -> Void
     ) throws(ReplayError) {
         guard from < to else { return }

@@ -1,4 +1,5 @@
 import RecordLog
+import RecordStore
 
 /// A store opened read-only for replay: no lock taken, nothing written, so it can be read while
 /// its app runs.
@@ -9,7 +10,7 @@ import RecordLog
 /// ```
 public final class ReplayStore: Sendable {
     /// The name of the record store's system partition (store identity, zones, subscriptions).
-    public static let systemZone = "_database"
+    public static let systemZone = StoredEvent.systemPartition
 
     /// The log, opened with `LogOptions(readOnly: true)`.
     public let log: Log

@@ -29,26 +29,30 @@ public struct ZoneEvent: Sendable, Hashable {
     ///
     /// - Throws: `ReplayError.undecodableEvent` for a save whose value is not a record.
     public init?(_ event: LogRecord, zone: String) throws(ReplayError) {
-        guard let name = event.keyString else { return nil }
+        let stored = StoredEvent(event)
+        guard let name = stored.name else { return nil }
         self.zone = zone
         offset = event.offset
         timestamp = event.timestamp
         recordName = name
-        changeTag = event.header("changeTag")?.stringValue
-        switch (event.header("event")?.stringValue, event.value) {
-        case ("save", let value?):
+        changeTag = stored.changeTag
+        switch stored.kind {
+        case .save?:
+            let decoded: Record?
             do {
-                let decoded = try RecordCodec.decode(value, recordID: RecordID(recordName: name, zoneID: ZoneID(zoneName: zone)))
-                kind = .save
-                record = decoded
-                recordType = decoded.recordType
+                decoded = try stored.savedRecord(zone: zone)
             } catch {
                 throw ReplayError.undecodableEvent(zone: zone, offset: event.offset, reason: "\(error)")
             }
-        case ("delete", nil):
+            // A save without a value is no save the store wrote.
+            guard let decoded else { return nil }
+            kind = .save
+            record = decoded
+            recordType = decoded.recordType
+        case .delete? where event.isTombstone:
             kind = .delete
             record = nil
-            recordType = event.header("recordType")?.stringValue ?? ""
+            recordType = stored.recordType ?? ""
         default:
             return nil
         }

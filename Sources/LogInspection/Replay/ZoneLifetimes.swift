@@ -1,4 +1,5 @@
 import RecordLog
+import RecordStore
 
 /// What the system partition says about the zones: which existed at a point, and which
 /// incarnation (the offset of its latest `createZone`) each has now.
@@ -15,9 +16,9 @@ struct ZoneLifetimes {
         try system.forEachRecord(from: system.startOffset) { event in
             if event.offset >= cut, atPoint == nil { atPoint = live }
             guard let name = event.keyString else { return true }
-            switch event.header("event")?.stringValue {
-            case "createZone": live[name] = event.offset
-            case "deleteZone": live[name] = nil
+            switch StoredEvent.kind(of: event) {
+            case .createZone?: live[name] = event.offset
+            case .deleteZone?: live[name] = nil
             default: break
             }
             return true

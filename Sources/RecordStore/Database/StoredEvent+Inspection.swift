@@ -35,30 +35,20 @@ public struct EventDescription: Sendable {
         self.decodingError = decodingError
     }
 
-    /// Whether `name` is one of the store's own header names (`event`, `recordType`, `changeTag`).
-    public static func isStoreHeader(_ name: String) -> Bool {
-        name == StoredEvent.eventHeader || name == StoredEvent.recordTypeHeader || name == StoredEvent.changeTagHeader
-    }
-
     /// Describes `record`, read from the partition of `zoneName`. Never throws.
     public static func describe(_ record: LogRecord, zoneName: String) -> EventDescription {
-        let eventHeader = record.header(StoredEvent.eventHeader)?.stringValue
-        let kind = eventHeader ?? (record.isTombstone ? StoredEvent.Kind.delete.rawValue : StoredEvent.Kind.save.rawValue)
+        let event = StoredEvent(record)
+        let kind = event.eventName ?? (record.isTombstone ? StoredEvent.Kind.delete.rawValue : StoredEvent.Kind.save.rawValue)
         var description = EventDescription(
-            kind: kind,
-            recordType: record.header(StoredEvent.recordTypeHeader)?.stringValue,
-            changeTag: record.header(StoredEvent.changeTagHeader)?.stringValue,
-            fields: nil, decodingError: nil)
+            kind: kind, recordType: event.recordType, changeTag: event.changeTag, fields: nil, decodingError: nil)
         // Only a store's save event holds an encoded record; a foreign record's value is opaque.
-        guard let value = record.value, zoneName != StoredEvent.systemPartition,
-            eventHeader == StoredEvent.Kind.save.rawValue
-        else { return description }
-        guard let name = record.keyString else {
+        guard event.kind == .save, record.value != nil, zoneName != StoredEvent.systemPartition else { return description }
+        guard event.name != nil else {
             description.decodingError = "the key is not a UTF-8 record name"
             return description
         }
         do {
-            let decoded = try RecordCodec.decode(value, recordID: RecordID(recordName: name, zoneID: ZoneID(zoneName: zoneName)))
+            guard let decoded = try event.savedRecord(zone: zoneName) else { return description }
             description.fields = decoded
             description.recordType = description.recordType ?? decoded.recordType
             description.changeTag = description.changeTag ?? decoded.recordChangeTag

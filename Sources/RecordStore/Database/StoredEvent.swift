@@ -1,21 +1,31 @@
 import RecordLog
 
-/// How database events are stored as log records: the kind and metadata in Kafka headers, the
-/// record name (or zone name) as the key, the encoded record as the value, null for a delete.
-enum StoredEvent {
+/// The store's events in its log, the one definition of their format: the store writes and reads
+/// it, and log-inspect and log-replay decode with it.
+///
+/// An event is one log record: its kind in the `event` header, the record type and change tag in
+/// the `recordType` and `changeTag` headers, the record name (or zone name) as the key, the
+/// encoded record as the value, null for a delete. Zone, subscription and index events live in the
+/// system partition.
+///
+/// ```swift
+/// let event = StoredEvent(record)
+/// if event.kind == .save, let saved = try event.savedRecord(zone: "Notes") { print(saved.recordType) }
+/// ```
+package struct StoredEvent: Sendable {
     /// Header names.
-    static let eventHeader = eventHeaderUTF8.description
+    package static let eventHeader = eventHeaderUTF8.description
     /// The event header's name as bytes, with no `String` to bridge per record read in place.
-    static let eventHeaderUTF8: StaticString = "event"
-    static let recordTypeHeader = "recordType"
-    static let changeTagHeader = "changeTag"
+    package static let eventHeaderUTF8: StaticString = "event"
+    package static let recordTypeHeader = "recordType"
+    package static let changeTagHeader = "changeTag"
 
     /// The log partition holding database-level events (zones, subscriptions, the store's identity).
     /// Its name starts with `_`, which no user zone may.
-    static let systemPartition = "_database"
+    package static let systemPartition = "_database"
 
     /// The value of the `event` header.
-    enum Kind: String, Sendable, CaseIterable {
+    package enum Kind: String, Sendable, CaseIterable {
         case save, delete
         case createZone, deleteZone
         case saveSubscription, deleteSubscription
@@ -25,14 +35,50 @@ enum StoredEvent {
         case createIndex
     }
 
-    static func kind(of record: LogRecord) -> Kind? {
+    package static func kind(of record: LogRecord) -> Kind? {
         record.header(eventHeader)?.value.flatMap { value in value.withUnsafeBytes(kind(named:)) }
     }
 
-    static func headers(_ kind: Kind, recordType: String? = nil, changeTag: String? = nil) -> [LogHeader] {
+    package static func headers(_ kind: Kind, recordType: String? = nil, changeTag: String? = nil) -> [LogHeader] {
         var headers = [LogHeader(key: eventHeader, string: kind.rawValue)]
         if let recordType { headers.append(LogHeader(key: recordTypeHeader, string: recordType)) }
         if let changeTag { headers.append(LogHeader(key: changeTagHeader, string: changeTag)) }
         return headers
+    }
+
+    /// Whether `name` is one of the headers the store writes (`event`, `recordType`, `changeTag`).
+    package static func isStoreHeader(_ name: String) -> Bool {
+        name == eventHeader || name == recordTypeHeader || name == changeTagHeader
+    }
+
+    /// The log record read.
+    package let record: LogRecord
+    /// The `event` header as written, also when it names no kind this store writes; nil without
+    /// one (a record of a foreign segment).
+    package let eventName: String?
+
+    /// Reads `record` as a store event. Never fails: what is missing is nil.
+    package init(_ record: LogRecord) {
+        self.record = record
+        eventName = record.header(Self.eventHeader)?.stringValue
+    }
+
+    /// The kind the `event` header names; nil without one, or for a kind this store does not write.
+    package var kind: Kind? { Self.kind(of: record) }
+    /// The key as a record name (or a zone name in the system partition); nil when null or not UTF-8.
+    package var name: String? { record.keyString }
+    /// The `recordType` header: on a save, a delete and a `createIndex`.
+    package var recordType: String? { record.header(Self.recordTypeHeader)?.stringValue }
+    /// The `changeTag` header of a save.
+    package var changeTag: String? { record.header(Self.changeTagHeader)?.stringValue }
+
+    /// The record a save event holds, decoded as the store reads it back; nil for any other event
+    /// (a delete, a system event, a record without an `event` header) and for a save without a
+    /// value or whose key is not a UTF-8 record name.
+    ///
+    /// - Throws: `RecordDecodingError` when the value is not a record encoding.
+    package func savedRecord(zone: String) throws(RecordDecodingError) -> Record? {
+        guard kind == .save, let value = record.value, let name else { return nil }
+        return try RecordCodec.decode(value, recordID: RecordID(recordName: name, zoneID: ZoneID(zoneName: zone)))
     }
 }

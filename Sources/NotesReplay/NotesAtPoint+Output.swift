@@ -1,10 +1,11 @@
+import LogInspection
 import Notes
 
 extension NotesAtPoint {
     /// A JSON array of folders by name: `{id, name, createdAt, modifiedAt, notes}`, each note
     /// `{id, folderID, title, content, createdAt, modifiedAt}`, oldest first (dates ISO 8601 with
     /// milliseconds). A group of notes whose folder is missing has a null `name`.
-    public var json: String {
+    package var json: String {
         JSONValue.array(listing.map { group in
             .object([
                 ("id", .string(group.folderID)),
@@ -17,7 +18,7 @@ extension NotesAtPoint {
     }
 
     /// Each folder (`name — n notes  id`), then its notes (`modified  id  title`), oldest first.
-    public var text: String {
+    package var text: String {
         guard !listing.isEmpty else { return "no folders" }
         return listing.flatMap { group in
             let count = "\(group.notes.count) note\(group.notes.count == 1 ? "" : "s")"

@@ -1,4 +1,5 @@
 import Foundation
+import Notes
 
 /// The command line's JSON: sorted keys, ISO 8601 dates.
 enum NotesJSON {
@@ -11,11 +12,11 @@ enum NotesJSON {
 }
 
 /// A folder as `notes folders --json` prints it.
-public struct FolderJSON: Codable, Equatable, Sendable {
-    public var id: String
-    public var name: String
-    public var createdAt: Date?
-    public var modifiedAt: Date?
+package struct FolderJSON: Codable, Equatable, Sendable {
+    package var id: String
+    package var name: String
+    package var createdAt: Date?
+    package var modifiedAt: Date?
 
     init(_ folder: Folder) {
         id = folder.id
@@ -26,13 +27,13 @@ public struct FolderJSON: Codable, Equatable, Sendable {
 }
 
 /// A note as `notes list --json` prints it.
-public struct NoteJSON: Codable, Equatable, Sendable {
-    public var id: String
-    public var folderID: String
-    public var title: String
-    public var content: String
-    public var createdAt: Date?
-    public var modifiedAt: Date?
+package struct NoteJSON: Codable, Equatable, Sendable {
+    package var id: String
+    package var folderID: String
+    package var title: String
+    package var content: String
+    package var createdAt: Date?
+    package var modifiedAt: Date?
 
     init(_ note: Note) {
         id = note.id

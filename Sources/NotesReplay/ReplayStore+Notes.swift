@@ -1,8 +1,9 @@
+import LogInspection
 import Notes
 
 extension ReplayStore {
     /// The zone the Notes app keeps its folders and notes in.
-    public static let notesZone = "Notes"
+    package static let notesZone = "Notes"
 
     /// The Folders and Notes views at `point`, folded from the Notes zone's events as the app
     /// folds them (`.zoneOffset` must name the Notes zone).
@@ -13,7 +14,7 @@ extension ReplayStore {
     /// ```
     ///
     /// - Throws: `notNotesZone`, `unknownZone` (a store the app never opened), the errors of `plan(zone:at:)`.
-    public func notes(at point: StorePoint, progress: ReplayProgressHandler? = nil) throws(ReplayError) -> NotesAtPoint {
+    package func notes(at point: StorePoint, progress: ReplayProgressHandler? = nil) throws(ReplayError) -> NotesAtPoint {
         let plan: ReplayPlan
         switch point {
         case .zoneOffset(let zone, let offset):

@@ -1,28 +1,29 @@
+import LogInspection
 import Notes
 
 /// The Notes app's views as they stood at a point.
-public struct NotesAtPoint: Sendable, Equatable {
+package struct NotesAtPoint: Sendable, Equatable {
     /// A folder and its notes, oldest first.
-    public struct FolderNotes: Sendable, Equatable {
+    package struct FolderNotes: Sendable, Equatable {
         /// The folder; nil for notes whose folder is not in the Folders view (only possible at a
         /// point inside a commit).
-        public var folder: Folder?
+        package var folder: Folder?
         /// The folder's id (its record name).
-        public var folderID: String
+        package var folderID: String
         /// The folder's notes by modification date, oldest first, as the app lists them.
-        public var notes: [Note]
+        package var notes: [Note]
     }
 
     /// The Folders view.
-    public var folders: FoldersView
+    package var folders: FoldersView
     /// The Notes view.
-    public var notes: NotesView
+    package var notes: NotesView
     /// Where the replay stopped in the Notes zone, and its warnings.
-    public var plan: ReplayPlan
+    package var plan: ReplayPlan
 
     /// The folders by name (then id), each with its notes oldest first, as the app lists them;
     /// then any notes whose folder is missing, by folder id.
-    public var listing: [FolderNotes] {
+    package var listing: [FolderNotes] {
         var groups = folders.sorted.map { FolderNotes(folder: $0, folderID: $0.id, notes: notes.notes(in: $0.id, newestFirst: false)) }
         for folderID in notes.folderIDs where folders.folders[folderID] == nil {
             groups.append(FolderNotes(folder: nil, folderID: folderID, notes: notes.notes(in: folderID, newestFirst: false)))

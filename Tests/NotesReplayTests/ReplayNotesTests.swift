@@ -1,6 +1,7 @@
 import Foundation
 import LogInspection
 import Notes
+import NotesReplay
 import RecordStore
 import Testing
 
@@ -53,45 +54,48 @@ import Testing
         return steps
     }
 
+    /// Runs the session on a fresh store, then `body` with the store opened for replay and the
+    /// steps; removes the store after, whatever happens.
+    static func withSession(_ body: (ReplayStore, [(end: Int64, time: Int64, shown: Shown)]) async throws -> Void) async throws {
+        let database = try await Database.temporary()
+        defer { try? database.removeTemporaryDirectory() }
+        let steps = try await session(try await RecordNotesManager(database: database), directory: database.directory)
+        let store = try ReplayStore(directory: database.directory)
+        defer { store.close() }
+        try await body(store, steps)
+    }
+
     @Test("notes at each point equal what the app showed then, by offset and by time")
     func viewsMatchTheApp() async throws {
-        let database = try await Database.temporary()
-        let manager = try await RecordNotesManager(database: database)
-        let steps = try await Self.session(manager, directory: database.directory)
-        let store = try ReplayStore(directory: database.directory)
-        for (index, step) in steps.enumerated() {
-            for point in [StorePoint.zoneOffset(zone: "Notes", offset: step.end), .time(step.time)] {
-                let replayed = try store.notes(at: point)
-                let listing = replayed.listing
-                #expect(listing.allSatisfy { $0.folder != nil })
-                #expect(Shown(folders: listing.compactMap(\.folder), notes: listing.map(\.notes)) == step.shown, "step \(index), \(point)")
+        try await Self.withSession { store, steps in
+            for (index, step) in steps.enumerated() {
+                for point in [StorePoint.zoneOffset(zone: "Notes", offset: step.end), .time(step.time)] {
+                    let replayed = try store.notes(at: point)
+                    let listing = replayed.listing
+                    #expect(listing.allSatisfy { $0.folder != nil })
+                    #expect(Shown(folders: listing.compactMap(\.folder), notes: listing.map(\.notes)) == step.shown, "step \(index), \(point)")
+                }
             }
+            let empty = try store.notes(at: .zoneOffset(zone: "Notes", offset: 0))
+            #expect(empty.listing.isEmpty)
+            #expect(empty.text == "no folders")
+            let json = try store.notes(at: .zoneOffset(zone: "Notes", offset: steps[3].end)).json
+            let parsed = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]])
+            #expect(parsed.map { $0["name"] as? String } == ["My Notes", "Work"])
+            #expect(((parsed.last?["notes"] as? [[String: Any]])?.first?["title"]) as? String == "Call Anna")
+            #expect(throws: ReplayError.notNotesZone("Items")) { try store.notes(at: .zoneOffset(zone: "Items", offset: 0)) }
         }
-        let empty = try store.notes(at: .zoneOffset(zone: "Notes", offset: 0))
-        #expect(empty.listing.isEmpty)
-        #expect(empty.text == "no folders")
-        let json = try store.notes(at: .zoneOffset(zone: "Notes", offset: steps[3].end)).json
-        let parsed = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]])
-        #expect(parsed.map { $0["name"] as? String } == ["My Notes", "Work"])
-        #expect(((parsed.last?["notes"] as? [[String: Any]])?.first?["title"]) as? String == "Call Anna")
-        #expect(throws: ReplayError.notNotesZone("Items")) { try store.notes(at: .zoneOffset(zone: "Items", offset: 0)) }
-        store.close()
-        try database.removeTemporaryDirectory()
     }
 
     @Test("an exported notes store opens in the app showing the notes of that point")
     func exportOpensInTheApp() async throws {
-        let database = try await Database.temporary()
-        let manager = try await RecordNotesManager(database: database)
-        let steps = try await Self.session(manager, directory: database.directory)
-        let store = try ReplayStore(directory: database.directory)
-        let out = temporaryPath("notes-export")
-        _ = try await store.export(at: .zoneOffset(zone: "Notes", offset: steps[3].end), to: out)
-        store.close()
-        let copy = try await Database(directory: out, durability: .noSyncUnsafe)
-        let app = try await RecordNotesManager(database: copy)
-        #expect(try await Shown.of(app) == steps[3].shown)
-        try copy.removeTemporaryDirectory()
-        try database.removeTemporaryDirectory()
+        try await Self.withSession { store, steps in
+            let out = FileManager.default.temporaryDirectory.appendingPathComponent("replay-notes-export-\(UUID().uuidString)").path
+            _ = try await store.export(at: .zoneOffset(zone: "Notes", offset: steps[3].end), to: out)
+            let copy = try await Database(directory: out, durability: .noSyncUnsafe)
+            let app = try await RecordNotesManager(database: copy)
+            #expect(try await Shown.of(app) == steps[3].shown)
+            try copy.removeTemporaryDirectory()
+        }
     }
 }

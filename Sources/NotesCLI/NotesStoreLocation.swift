@@ -1,9 +1,9 @@
 /// Where the notes command keeps its store: `--store DIR`, else `$NOTES_STORE`, else
 /// `$XDG_DATA_HOME/recordlog-notes`, else `~/.local/share/recordlog-notes`.
-public enum NotesStoreLocation {
-    public static let environmentVariable = "NOTES_STORE"
+package enum NotesStoreLocation {
+    package static let environmentVariable = "NOTES_STORE"
 
-    public static func resolve(option: String?, environment: [String: String]) -> String {
+    package static func resolve(option: String?, environment: [String: String]) -> String {
         if let option, !option.isEmpty { return option }
         if let path = environment[environmentVariable], !path.isEmpty { return path }
         if let data = environment["XDG_DATA_HOME"], !data.isEmpty { return data + "/recordlog-notes" }

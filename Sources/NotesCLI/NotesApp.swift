@@ -1,16 +1,17 @@
 import Foundation
+import Notes
 
 /// The notes command line's logic, callable in-process: each command returns the text to print
 /// and throws `NotesAppError` for what the user got wrong, before anything is written.
-public struct NotesApp: Sendable {
-    public let manager: any NotesManager
+package struct NotesApp: Sendable {
+    package let manager: any NotesManager
 
-    public init(manager: any NotesManager) {
+    package init(manager: any NotesManager) {
         self.manager = manager
     }
 
     /// Every folder, by name: a line each, or a JSON array of `{id, name, createdAt, modifiedAt}`.
-    public func folders(json: Bool) async throws -> String {
+    package func folders(json: Bool) async throws -> String {
         let folders = try await manager.fetchFolders()
         if json { return try NotesJSON.encode(folders.map(FolderJSON.init)) }
         var lines: [String] = []
@@ -22,14 +23,14 @@ public struct NotesApp: Sendable {
     }
 
     /// Creates a folder; returns its id.
-    public func addFolder(name: String) async throws -> String {
+    package func addFolder(name: String) async throws -> String {
         try await manager.save(manager.newFolder(name: name)).id
     }
 
     /// Deletes the folder named `name` and its notes.
     ///
     /// - Throws: `NotesAppError.noSuchFolder`, or `.ambiguousFolder` when several have that name.
-    public func deleteFolder(name: String) async throws -> String {
+    package func deleteFolder(name: String) async throws -> String {
         let folder = try await folder(named: name)
         let count = try await manager.fetchNotes(in: folder).count
         try await manager.delete(folder)
@@ -38,7 +39,7 @@ public struct NotesApp: Sendable {
 
     /// Adds a note to the folder named `folderName` ("My Notes", created when missing, by
     /// default); returns the new note's id as the last line.
-    public func add(text: String, folderName: String?) async throws -> String {
+    package func add(text: String, folderName: String?) async throws -> String {
         let folder: Folder
         if let folderName { folder = try await self.folder(named: folderName) } else { folder = try await manager.createDefaultFolder() }
         var note = manager.newNote(in: folder)
@@ -47,8 +48,10 @@ public struct NotesApp: Sendable {
         return "added \(saved.title.debugDescription) to \(folder.name)\n\(saved.id)"
     }
 
-    /// Replaces a note's text.
-    public func edit(id: String, text: String) async throws -> String {
+    /// Replaces a note's text; finds the note by its id alone (`NotesManager.fetchNote(id:)`).
+    ///
+    /// - Throws: `NotesAppError.noSuchNote`.
+    package func edit(id: String, text: String) async throws -> String {
         var note = try await note(id: id)
         note.content = text
         let saved = try await manager.save(note)
@@ -56,7 +59,9 @@ public struct NotesApp: Sendable {
     }
 
     /// Deletes a note.
-    public func delete(id: String) async throws -> String {
+    ///
+    /// - Throws: `NotesAppError.noSuchNote`.
+    package func delete(id: String) async throws -> String {
         let note = try await note(id: id)
         try await manager.delete(note)
         return "deleted \(note.id)"
@@ -64,7 +69,7 @@ public struct NotesApp: Sendable {
 
     /// The notes of one folder, or of every folder (by folder name), oldest first: a line each, or
     /// a JSON array of `{id, folderID, title, content, createdAt, modifiedAt}`.
-    public func list(folderName: String?, json: Bool) async throws -> String {
+    package func list(folderName: String?, json: Bool) async throws -> String {
         let folders: [Folder]
         if let folderName { folders = [try await folder(named: folderName)] } else { folders = try await manager.fetchFolders() }
         var notes: [Note] = []
@@ -84,24 +89,10 @@ public struct NotesApp: Sendable {
     }
 
     private func note(id: String) async throws -> Note {
-        for folder in try await manager.fetchFolders() {
-            if let note = try await manager.fetchNotes(in: folder).first(where: { $0.id == id }) { return note }
-        }
-        throw NotesAppError.noSuchNote(id)
-    }
-}
-
-/// What the notes command refuses.
-public enum NotesAppError: Error, Equatable, CustomStringConvertible {
-    case noSuchFolder(String)
-    case ambiguousFolder(String, ids: [String])
-    case noSuchNote(String)
-
-    public var description: String {
-        switch self {
-        case .noSuchFolder(let name): "no folder is named \(name.debugDescription); see `notes folders`"
-        case .ambiguousFolder(let name, let ids): "several folders are named \(name.debugDescription) (\(ids.joined(separator: ", "))); rename one"
-        case .noSuchNote(let id): "no note has the id \(id); see `notes list`"
+        do {
+            return try await manager.fetchNote(id: id)
+        } catch NotesError.noteNotFound {
+            throw NotesAppError.noSuchNote(id)
         }
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import Notes
+import NotesCLI
 import Testing
 import TestSupport
 
