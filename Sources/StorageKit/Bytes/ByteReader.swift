@@ -8,21 +8,26 @@ package struct ByteReader {
     package let bytes: UnsafeRawBufferPointer
     package private(set) var position: Int
 
+    @inlinable
     package init(_ bytes: UnsafeRawBufferPointer, position: Int = 0) {
         self.bytes = bytes
         self.position = position
     }
 
+    @inlinable
     package var remaining: Int { bytes.count - position }
+    @inlinable
     package var isAtEnd: Bool { position >= bytes.count }
 
     /// A big-endian integer at `index`, or nil when it would run past the end.
+    @inlinable
     package func getInteger<T: FixedWidthInteger>(at index: Int, as: T.Type = T.self) -> T? {
         let size = MemoryLayout<T>.size
         guard index >= 0, index <= bytes.count - size else { return nil }
         return T(bigEndian: bytes.loadUnaligned(fromByteOffset: index, as: T.self))
     }
 
+    @inlinable
     package mutating func readInteger<T: FixedWidthInteger>(as: T.Type = T.self) -> T? {
         guard let value = getInteger(at: position, as: T.self) else { return nil }
         position += MemoryLayout<T>.size
@@ -30,6 +35,7 @@ package struct ByteReader {
     }
 
     /// Moves past `count` bytes and returns the range they occupy, or nil when short.
+    @inlinable
     package mutating func readRange(count: Int) -> Range<Int>? {
         guard count >= 0, count <= remaining else { return nil }
         defer { position += count }
@@ -37,6 +43,7 @@ package struct ByteReader {
     }
 
     /// An unsigned LEB128 varint of at most `maxBytes` bytes; nil when short or over-long.
+    @inlinable
     package mutating func readUnsignedVarint(maxBytes: Int) -> UInt64? {
         var result: UInt64 = 0
         var shift: UInt64 = 0
@@ -56,7 +63,7 @@ package struct ByteReader {
     }
 
     /// A zigzag-encoded 32-bit varint (Kafka's `varint`): at most 5 bytes, no bits beyond 32.
-    @inline(__always)
+    @inlinable @inline(__always)
     package mutating func readVarint() -> Int32? {
         // Most of a record's varints (lengths, counts, small deltas) are one byte: read inline.
         if position < bytes.count, case let byte = bytes[position], byte < 0x80 {
@@ -77,6 +84,7 @@ package struct ByteReader {
     }
 
     /// A zigzag-encoded 64-bit varint (Kafka's `varlong`): at most 10 bytes, no bits beyond 64.
+    @inlinable
     package mutating func readVarlong() -> Int64? {
         let start = position
         guard let raw = readUnsignedVarint(maxBytes: 10) else { return nil }

@@ -7,7 +7,7 @@
 /// in place changes a private copy of its page (the mapping is private); appending past the
 /// mapped elements copies them to the heap once, with room to grow. A value type with
 /// copy-on-write, like `Array`; indices are checked like `Array`'s.
-package struct MappedArray<Element: BitwiseCopyable & Sendable>: RandomAccessCollection, MutableCollection, @unchecked Sendable {
+@usableFromInline package struct MappedArray<Element: BitwiseCopyable & Sendable>: RandomAccessCollection, MutableCollection, @unchecked Sendable {
     // @unchecked: `base` only caches `storage.base`, which the array owns with copy-on-write.
     /// Nil until the array first holds an element: an empty array allocates nothing.
     @usableFromInline var storage: Storage?

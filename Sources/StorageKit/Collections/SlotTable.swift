@@ -18,26 +18,28 @@ import CPrefetch
 /// let slot = table.findOrInsert(hash: hash, fresh: Int32(names.count)) { names[Int($0)] == name }
 /// if slot == Int32(names.count) { names.append(name) }
 /// ```
-package struct SlotTable: Sendable {
+@usableFromInline package struct SlotTable: Sendable {
     /// 0 = empty; otherwise `hash << 32 | (slot + 1)`.
-    package private(set) var buckets = MappedArray<UInt64>()
+    @usableFromInline package private(set) var buckets = MappedArray<UInt64>()
     /// How many names the table holds.
-    package private(set) var count = 0
+    @usableFromInline package private(set) var count = 0
     /// The seed of ``hash(_:)-swift.type.method``: this process's.
-    package static let processSeed = UInt64.random(in: 1...UInt64.max)
+    @usableFromInline package static let processSeed = UInt64.random(in: 1...UInt64.max)
     /// The seed of the hashes this table files names under (``hash(_:seed:)``).
-    package let seed: UInt64
+    @usableFromInline package let seed: UInt64
 
     /// An empty table, for hashes made with `seed` (by default, this process's: the hashes of
     /// ``hash(_:)-swift.type.method``).
-    package init(seed: UInt64 = processSeed) {
+    @inlinable
+    @usableFromInline package init(seed: UInt64 = processSeed) {
         self.seed = seed
     }
 
     /// A table saved earlier: its buckets (as ``buckets`` held them), how many names they file,
     /// and the seed their hashes were made with; nil unless the bucket count is zero or a power of
     /// two that holds `count` names at most half full.
-    package init?(buckets: MappedArray<UInt64>, count: Int, seed: UInt64) {
+    @inlinable
+    @usableFromInline package init?(buckets: MappedArray<UInt64>, count: Int, seed: UInt64) {
         guard buckets.count & (buckets.count &- 1) == 0, count >= 0, count * 2 <= buckets.count else { return nil }
         self.buckets = buckets
         self.count = count
@@ -45,22 +47,26 @@ package struct SlotTable: Sendable {
     }
 
     /// The hash the table files `name` under.
-    package static func hash(_ name: String) -> UInt32 {
+    @inlinable
+    @usableFromInline package static func hash(_ name: String) -> UInt32 {
         name.utf8.withContiguousStorageIfAvailable { hash(UnsafeRawBufferPointer($0)) } ?? Array(name.utf8).withUnsafeBytes { hash($0) }
     }
 
     /// The hash a table with this process's seed files a name under, given its UTF-8 bytes.
-    package static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
+    @inlinable
+    @usableFromInline package static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
         hash(bytes, seed: processSeed)
     }
 
     /// The hash this table files a name under, given its UTF-8 bytes.
-    package func hash(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
+    @inlinable
+    @usableFromInline package func hash(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
         Self.hash(bytes, seed: seed)
     }
 
     /// The hash of a name's UTF-8 bytes under `seed`.
-    package static func hash(_ bytes: UnsafeRawBufferPointer, seed: UInt64) -> UInt32 {
+    @inlinable
+    @usableFromInline package static func hash(_ bytes: UnsafeRawBufferPointer, seed: UInt64) -> UInt32 {
         var state = seed ^ UInt64(bytes.count)
         func mix(_ word: UInt64) {
             state = (state ^ word) &* 0x9E37_79B9_7F4A_7C15
@@ -91,8 +97,8 @@ package struct SlotTable: Sendable {
     /// about to look up many names prefetches them all first, so that their cache misses overlap
     /// instead of coming one after another (in a table of a million names nearly every lookup
     /// misses).
-    @inline(__always)
-    package func prefetch(hash: UInt32) {
+    @inlinable @inline(__always)
+    @usableFromInline package func prefetch(hash: UInt32) {
         buckets.withUnsafeBufferPointer { buckets in
             guard let base = buckets.baseAddress, !buckets.isEmpty else { return }
             recordlog_prefetch(base + (Int(hash) & (buckets.count - 1)))
@@ -101,7 +107,8 @@ package struct SlotTable: Sendable {
 
     /// The slot of the name hashed `hash`, or nil; `isMatch(slot)` tells whether the caller's name
     /// at a candidate slot is the one sought.
-    package func find(hash: UInt32, where isMatch: (Int32) -> Bool) -> Int32? {
+    @inlinable
+    @usableFromInline package func find(hash: UInt32, where isMatch: (Int32) -> Bool) -> Int32? {
         guard !buckets.isEmpty else { return nil }
         switch probe(hash: hash, isMatch) {
         case .found(let slot): return slot
@@ -111,7 +118,8 @@ package struct SlotTable: Sendable {
 
     /// The slot of the name hashed `hash` if the table holds it; otherwise files `fresh` under
     /// `hash` and returns `fresh`. One probe sequence either way.
-    package mutating func findOrInsert(hash: UInt32, fresh: Int32, where isMatch: (Int32) -> Bool) -> Int32 {
+    @inlinable
+    @usableFromInline package mutating func findOrInsert(hash: UInt32, fresh: Int32, where isMatch: (Int32) -> Bool) -> Int32 {
         if (count + 1) * 2 > buckets.count { grow() }
         while true {
             switch probe(hash: hash, isMatch) {
@@ -128,7 +136,8 @@ package struct SlotTable: Sendable {
     }
 
     /// Removes the name hashed `hash` and returns its slot, nil if the table does not hold it.
-    package mutating func remove(hash: UInt32, where isMatch: (Int32) -> Bool) -> Int32? {
+    @inlinable
+    @usableFromInline package mutating func remove(hash: UInt32, where isMatch: (Int32) -> Bool) -> Int32? {
         guard let slot = find(hash: hash, where: isMatch) else { return nil }
         let mask = buckets.count - 1
         var hole = Int(hash) & mask
@@ -152,13 +161,14 @@ package struct SlotTable: Sendable {
     }
 
     /// Makes room for `capacity` names without growing.
-    package mutating func reserveCapacity(_ capacity: Int) {
+    @inlinable
+    @usableFromInline package mutating func reserveCapacity(_ capacity: Int) {
         var size = max(16, buckets.count)
         while capacity * 2 > size { size *= 2 }
         if size > buckets.count { resize(to: size) }
     }
 
-    private enum Probe {
+    @usableFromInline enum Probe {
         case found(Int32)
         /// The empty bucket where the name would go.
         case empty(Int)
@@ -166,7 +176,7 @@ package struct SlotTable: Sendable {
         case full
     }
 
-    private func probe(hash: UInt32, _ isMatch: (Int32) -> Bool) -> Probe {
+    @usableFromInline func probe(hash: UInt32, _ isMatch: (Int32) -> Bool) -> Probe {
         let mask = buckets.count - 1
         var index = Int(hash) & mask
         // A table is at most half full, but one read from a damaged snapshot may have no empty
@@ -181,11 +191,11 @@ package struct SlotTable: Sendable {
         return .full
     }
 
-    private mutating func grow() {
+    @usableFromInline mutating func grow() {
         resize(to: max(16, buckets.count * 2))
     }
 
-    private mutating func resize(to size: Int) {
+    @usableFromInline mutating func resize(to size: Int) {
         let old = buckets
         buckets = MappedArray(repeating: 0, count: size)
         let mask = buckets.count - 1

@@ -12,19 +12,19 @@ import Darwin
 /// file it mapped even after a newer one takes its name. Unmapped when the last reference goes
 /// away. Reading past the mapping's end, or a file truncated underneath it by another program,
 /// is the caller's to avoid (the kernel raises SIGBUS for pages past the end of the file).
-package final class MappedFile: @unchecked Sendable {
+@usableFromInline package final class MappedFile: @unchecked Sendable {
     // @unchecked: the mapping's address and length never change; what the pages hold is the
     // callers' to synchronize, as with any memory they share.
 
     /// The mapped bytes, private and writable.
-    package let bytes: UnsafeMutableRawBufferPointer
+    @usableFromInline package let bytes: UnsafeMutableRawBufferPointer
     /// The mapped file's path, for errors.
-    package let path: String
-    private let file: OpenFile
+    @usableFromInline package let path: String
+    @usableFromInline let file: OpenFile
 
     /// Maps the file at `path`, which must not be empty.
     /// - Throws: `StorageError.io` when it cannot be opened or mapped.
-    package init(path: String) throws {
+    @usableFromInline package init(path: String) throws {
         let file = try OpenFile(path: path, writable: false)
         let size = Int(try file.size())
         guard size > 0 else { throw StorageError.io(operation: "mmap", path: path, errno: EINVAL) }
@@ -43,7 +43,7 @@ package final class MappedFile: @unchecked Sendable {
     /// Fills `buffer` with the bytes at `offset`, read through the file rather than the mapping
     /// (so that the pages do not become this process's memory).
     /// - Throws: `StorageError.io` when the read fails or the file ends first.
-    package func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws {
+    @usableFromInline package func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws {
         try file.read(into: buffer, at: Int64(offset))
     }
 
@@ -51,7 +51,7 @@ package final class MappedFile: @unchecked Sendable {
     /// be read for a while, so that it reclaims them: for the owner of a range that has moved its
     /// contents elsewhere. A hint (`MADV_PAGEOUT`) that loses nothing: a page another reader
     /// changed privately keeps its change, and any page reads as before on its next touch.
-    package func release(_ range: Range<Int>) {
+    @usableFromInline package func release(_ range: Range<Int>) {
         let page = Int(sysconf(Int32(_SC_PAGESIZE)))
         let start = (range.lowerBound + page - 1) / page * page
         let end = range.upperBound / page * page

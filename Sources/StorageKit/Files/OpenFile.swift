@@ -9,7 +9,7 @@ import Darwin
 /// Reads and writes take absolute positions (`pread`/`pwritev`), so one descriptor is shared
 /// by concurrent readers and the single writer without a shared cursor. Every call retries on
 /// `EINTR` and loops over short transfers.
-package final class OpenFile: Sendable {
+@usableFromInline package final class OpenFile: Sendable {
     package let descriptor: Int32
     package let path: String
 

@@ -18,9 +18,10 @@ import Darwin
 /// view) without looking up a generic struct's metadata at run time on every commit.
 package final class LockedValue<Value>: @unchecked Sendable {
     // @unchecked: `value` is only touched inside `withLock`, under `mutex`.
-    private var value: Value
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    @usableFromInline var value: Value
+    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
+    @inlinable
     package init(_ value: Value) {
         self.value = value
         mutex = .allocate(capacity: 1)
@@ -35,7 +36,7 @@ package final class LockedValue<Value>: @unchecked Sendable {
     }
 
     /// Runs `body` with the value, holding the lock.
-    @inline(__always)
+    @inlinable @inline(__always)
     package func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
