@@ -56,10 +56,23 @@ import Testing
 @Suite struct InspectVerifyAgreementTests {
     /// A copy of the clean notes store to damage.
     static func withStoreCopy(_ body: (String) throws -> Void) throws {
-        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("verify-agree-\(UUID().uuidString)").path
+        let copy = try storeCopy()
         defer { try? FileManager.default.removeItem(atPath: copy) }
-        try FileManager.default.copyItem(atPath: InspectFixtures.notesStore, toPath: copy)
         try body(copy)
+    }
+
+    /// A fresh copy of the clean notes store, in a temporary directory.
+    static func storeCopy() throws -> String {
+        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("verify-agree-\(UUID().uuidString)").path
+        try FileManager.default.copyItem(atPath: InspectFixtures.notesStore, toPath: copy)
+        return copy
+    }
+
+    /// As ``withStoreCopy(_:)``, for a body that awaits.
+    static func withStoreCopyAsync(_ body: (String) async throws -> Void) async throws {
+        let copy = try storeCopy()
+        defer { try? FileManager.default.removeItem(atPath: copy) }
+        try await body(copy)
     }
 
     static func openingError(_ store: String) -> LogError? {
@@ -113,6 +126,26 @@ import Testing
                 return
             }
             #expect(position == last.position)
+        }
+    }
+}
+
+/// verify reads the system partition against the zone directories, as the database's open does.
+@Suite struct InspectVerifyZoneRegistryTests {
+    @Test("a zone directory the system partition does not register is reported, by name, as an error")
+    func unregisteredZone() async throws {
+        try await InspectVerifyAgreementTests.withStoreCopyAsync { store in
+            let log = try Log(directory: store, options: LogOptions(durability: .noSyncUnsafe))
+            var batch = RecordBatchBuilder()
+            batch.append(key: "stray", value: [1, 2, 3])
+            _ = try await log.createPartition(for: "Stray").append(batch)
+            try log.close()
+
+            let report = try Verify.run(InspectTarget(path: store))
+            #expect(report.status == .corrupt)
+            let problem = try #require(report.problems.first { $0.kind == .unregisteredZone })
+            #expect(problem.zone == "Stray")
+            #expect(problem.file == "zones/Stray")
         }
     }
 }

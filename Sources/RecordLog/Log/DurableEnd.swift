@@ -96,9 +96,9 @@ package struct DurableEnd: Sendable, Equatable {
 /// would double the cost of a commit): its page is handed to the disk (`sync_file_range`) at
 /// most every `writebackInterval`, reaches it with a following commit's flush, and is fsynced
 /// when a segment rolls and when the log closes. After a power loss the mark may therefore lag
-/// by the commits of about the last interval before it, which recovery then treats as it always
-/// did (a torn tail if damaged) — never the other way round: a mark never claims a batch that was
-/// not on disk.
+/// by the commits published after its last writeback started — at most an interval's worth —
+/// which recovery then treats as it always did (a torn tail if damaged); never the other way
+/// round: a mark never claims a batch that was not on disk.
 final class DurableEndFile: @unchecked Sendable {
     // @unchecked: `mapping` is written only under `state`'s lock, and unmapped in deinit.
     private struct State {

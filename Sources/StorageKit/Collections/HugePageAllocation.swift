@@ -11,14 +11,14 @@ import Glibc
 /// zeroed once instead of 512 times. `malloc` serves such sizes with a mapping too, but not
 /// aligned to 2 MiB, so the kernel never backs it with huge pages. Where the system does not
 /// give huge pages (`transparent_hugepage` set to `never`), this is an ordinary mapping.
-package enum HugePageAllocation {
-    package static let hugePageBytes = 2 << 20
+@usableFromInline package enum HugePageAllocation {
+    @usableFromInline package static let hugePageBytes = 2 << 20
     /// From this many bytes on, an array gets a mapping of its own.
-    package static let minimumBytes = 4 << 20
+    @usableFromInline package static let minimumBytes = 4 << 20
 
     /// Zeroed memory for at least `bytes` bytes, 2 MiB-aligned, and its size (whole 2 MiB
     /// pages); nil when the system refuses the mapping (the caller falls back to `malloc`).
-    package static func allocate(bytes: Int) -> (pointer: UnsafeMutableRawPointer, bytes: Int)? {
+    @usableFromInline package static func allocate(bytes: Int) -> (pointer: UnsafeMutableRawPointer, bytes: Int)? {
         #if os(Linux)
         guard bytes > 0, bytes <= Int.max / 2 else { return nil }
         let size = (bytes + hugePageBytes - 1) & ~(hugePageBytes - 1)
@@ -40,7 +40,7 @@ package enum HugePageAllocation {
     }
 
     /// Gives back memory from ``allocate(bytes:)``.
-    package static func deallocate(_ pointer: UnsafeMutableRawPointer, bytes: Int) {
+    @usableFromInline package static func deallocate(_ pointer: UnsafeMutableRawPointer, bytes: Int) {
         #if os(Linux)
         munmap(pointer, bytes)
         #endif

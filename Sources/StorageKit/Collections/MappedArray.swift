@@ -154,7 +154,7 @@
     /// memory back when no other copy of the array holds it.
     ///
     /// Large arrays get a mapping of their own, backed by huge pages (``HugePageAllocation``).
-    @usableFromInline mutating func move(capacity: Int) {
+    @inlinable mutating func move(capacity: Int) {
         let stride = MemoryLayout<Element>.stride
         let pointer: UnsafeMutablePointer<Element>
         var ownMapping = 0

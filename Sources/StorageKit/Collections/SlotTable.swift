@@ -176,7 +176,7 @@ import CPrefetch
         case full
     }
 
-    @usableFromInline func probe(hash: UInt32, _ isMatch: (Int32) -> Bool) -> Probe {
+    @inlinable func probe(hash: UInt32, _ isMatch: (Int32) -> Bool) -> Probe {
         let mask = buckets.count - 1
         var index = Int(hash) & mask
         // A table is at most half full, but one read from a damaged snapshot may have no empty
@@ -191,11 +191,11 @@ import CPrefetch
         return .full
     }
 
-    @usableFromInline mutating func grow() {
+    @inlinable mutating func grow() {
         resize(to: max(16, buckets.count * 2))
     }
 
-    @usableFromInline mutating func resize(to size: Int) {
+    @inlinable mutating func resize(to size: Int) {
         let old = buckets
         buckets = MappedArray(repeating: 0, count: size)
         let mask = buckets.count - 1

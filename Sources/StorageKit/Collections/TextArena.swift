@@ -1,17 +1,18 @@
 /// Where a text lives in a ``TextArena``.
-package struct TextRef: Sendable, Equatable, BitwiseCopyable {
-    package var page: UInt32
-    package var offset: UInt32
-    package var count: UInt32
+@usableFromInline package struct TextRef: Sendable, Equatable, BitwiseCopyable {
+    @usableFromInline package var page: UInt32
+    @usableFromInline package var offset: UInt32
+    @usableFromInline package var count: UInt32
 
-    package init(page: UInt32, offset: UInt32, count: UInt32) {
+    @inlinable
+    @usableFromInline package init(page: UInt32, offset: UInt32, count: UInt32) {
         self.page = page
         self.offset = offset
         self.count = count
     }
 
     /// The empty text, which takes no room.
-    package static let empty = TextRef(page: 0, offset: 0, count: 0)
+    @usableFromInline package static let empty = TextRef(page: 0, offset: 0, count: 0)
 }
 
 /// UTF-8 texts stored back to back in pages of 1 MiB: one allocation per page, not one per text,
@@ -21,20 +22,21 @@ package struct TextRef: Sendable, Equatable, BitwiseCopyable {
 /// Texts are never moved or freed one by one: ``release(_:)`` counts a text's bytes as garbage,
 /// and the owner rewrites its live texts into a new arena (``NoteSlots``) once garbage
 /// outweighs them. A value type: a copy shares the pages until either side writes.
-package struct TextArena: Sendable {
-    package static let pageSize = 1 << 20
+@usableFromInline package struct TextArena: Sendable {
+    @usableFromInline package static let pageSize = 1 << 20
 
     /// The pages; those of a snapshot are empty here, their bytes in `compressed`.
-    package private(set) var pages: [MappedArray<UInt8>] = []
+    @usableFromInline package private(set) var pages: [MappedArray<UInt8>] = []
     /// The first pages' bytes, when the arena was read from a snapshot.
-    private var compressed: CompressedPages?
+    @usableFromInline var compressed: CompressedPages?
     /// Bytes of texts appended and not released.
-    package private(set) var liveBytes = 0
+    @usableFromInline package private(set) var liveBytes = 0
     /// Bytes of released texts, still taking room.
-    package private(set) var garbageBytes = 0
+    @usableFromInline package private(set) var garbageBytes = 0
 
     /// Copies `bytes` in; a text longer than a page gets a page of its own size.
-    package mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) -> TextRef {
+    @inlinable
+    @usableFromInline package mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) -> TextRef {
         guard !bytes.isEmpty else { return .empty }
         if let last = pages.indices.last, pages[last].capacity - pages[last].count >= bytes.count {
             return append(bytes, toPage: last)
@@ -45,7 +47,7 @@ package struct TextArena: Sendable {
         return append(bytes, toPage: pages.count - 1)
     }
 
-    private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>, toPage index: Int) -> TextRef {
+    @inlinable mutating func append(_ bytes: UnsafeBufferPointer<UInt8>, toPage index: Int) -> TextRef {
         let offset = pages[index].count
         pages[index].append(contentsOf: bytes)
         liveBytes += bytes.count
@@ -53,10 +55,12 @@ package struct TextArena: Sendable {
     }
 
     /// An empty arena.
-    package init() {}
+    @inlinable
+    @usableFromInline package init() {}
 
     /// The arena of a snapshot's compressed pages, holding `liveBytes` of texts.
-    package init(compressed: CompressedPages, liveBytes: Int) {
+    @inlinable
+    @usableFromInline package init(compressed: CompressedPages, liveBytes: Int) {
         pages = Array(repeating: MappedArray(), count: compressed.count)
         self.compressed = compressed
         self.liveBytes = liveBytes
@@ -64,7 +68,8 @@ package struct TextArena: Sendable {
 
     /// Calls `body` with the bytes of the text at `ref` (none for a reference outside the pages,
     /// which only a damaged snapshot could hold).
-    package func withBytes<Result>(_ ref: TextRef, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+    @inlinable
+    @usableFromInline package func withBytes<Result>(_ ref: TextRef, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
         guard ref.count > 0, Int(ref.page) < pages.count else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
         let end = Int(ref.offset) + Int(ref.count)
         if end <= pages[Int(ref.page)].count {
@@ -80,24 +85,28 @@ package struct TextArena: Sendable {
     }
 
     /// The text at `ref`.
-    package func string(_ ref: TextRef) -> String {
+    @inlinable
+    @usableFromInline package func string(_ ref: TextRef) -> String {
         withBytes(ref) { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Counts the text at `ref` as garbage: it will not be read again.
-    package mutating func release(_ ref: TextRef) {
+    @inlinable
+    @usableFromInline package mutating func release(_ ref: TextRef) {
         liveBytes -= Int(ref.count)
         garbageBytes += Int(ref.count)
     }
 
     /// Whether rewriting the live texts would give back more than it costs: garbage outweighs
     /// both the live texts and a page.
-    package var wantsCompaction: Bool {
+    @inlinable
+    @usableFromInline package var wantsCompaction: Bool {
         garbageBytes > max(liveBytes, Self.pageSize)
     }
 
     /// Memory the pages hold, in bytes.
-    package var capacity: Int {
+    @inlinable
+    @usableFromInline package var capacity: Int {
         pages.reduce(0) { $0 + $1.capacity }
     }
 }

@@ -5,21 +5,21 @@ import Synchronization
 ///
 /// Shared by the copies of a ``TextArena`` (a cache: a page decompresses to the same bytes for
 /// all of them), and safe to read from several threads.
-package final class CompressedPages: Sendable {
+@usableFromInline package final class CompressedPages: Sendable {
     /// Each page's frame, read in place from the mapping, and the size it decompresses to.
-    private let frames: [(frame: MappedArray<UInt8>, size: Int)]
-    private let decompressed: Mutex<[Int: MappedArray<UInt8>]>
+    @usableFromInline let frames: [(frame: MappedArray<UInt8>, size: Int)]
+    @usableFromInline let decompressed: Mutex<[Int: MappedArray<UInt8>]>
 
-    package init(frames: [(frame: MappedArray<UInt8>, size: Int)]) {
+    @usableFromInline package init(frames: [(frame: MappedArray<UInt8>, size: Int)]) {
         self.frames = frames
         decompressed = Mutex([:])
     }
 
-    package var count: Int { frames.count }
+    @usableFromInline package var count: Int { frames.count }
 
     /// The bytes of page `index`, decompressed now if this is their first read; empty when the
     /// frame does not decompress to its size (only a damaged snapshot, past its CRCs, could do that).
-    package func page(_ index: Int) -> MappedArray<UInt8> {
+    @usableFromInline package func page(_ index: Int) -> MappedArray<UInt8> {
         decompressed.withLock { pages in
             if let page = pages[index] { return page }
             let (frame, size) = frames[index]
