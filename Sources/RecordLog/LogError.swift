@@ -23,12 +23,12 @@ public enum LogError: Error, Sendable, Equatable {
     case batchTooLarge(bytes: Int, limit: Int)
     /// A batch with no records cannot be appended.
     case emptyBatch
-    /// A zone name the log cannot store (empty).
-    case invalidZoneName(String, reason: String)
-    /// No partition exists for this zone.
-    case zoneNotFound(String)
-    /// A zone whose name escapes to the same directory as another zone's (a hash collision).
-    case zoneDirectoryConflict(zone: String, existing: String)
+    /// A partition name the log cannot store (empty).
+    case invalidPartitionName(String, reason: String)
+    /// No partition has this name.
+    case partitionNotFound(String)
+    /// A partition whose name escapes to the same directory as another's (a hash collision).
+    case partitionDirectoryConflict(partition: String, existing: String)
     /// An offset outside `[startOffset, endOffset]` of the partition.
     case offsetOutOfRange(offset: Int64, start: Int64, end: Int64)
     /// The store was opened read-only; writing is not allowed.
@@ -67,12 +67,12 @@ extension LogError: CustomStringConvertible {
             return "a batch of \(bytes) bytes exceeds the limit of \(limit); split it into smaller batches"
         case .emptyBatch:
             return "a batch must hold at least one record"
-        case .invalidZoneName(let name, let reason):
-            return "invalid zone name \(name.debugDescription): \(reason)"
-        case .zoneNotFound(let name):
-            return "no zone named \(name.debugDescription) in this store"
-        case .zoneDirectoryConflict(let zone, let existing):
-            return "zone \(zone.debugDescription) maps to the directory of zone \(existing.debugDescription); "
+        case .invalidPartitionName(let name, let reason):
+            return "invalid partition name \(name.debugDescription): \(reason)"
+        case .partitionNotFound(let name):
+            return "no partition named \(name.debugDescription) in this store"
+        case .partitionDirectoryConflict(let partition, let existing):
+            return "partition \(partition.debugDescription) maps to the directory of partition \(existing.debugDescription); "
                 + "choose another name"
         case .offsetOutOfRange(let offset, let start, let end):
             return "offset \(offset) is outside the log's range \(start)..<\(end)"

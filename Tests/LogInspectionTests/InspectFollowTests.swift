@@ -9,7 +9,7 @@ import Testing
     func followSeesAnAppendMadeAfterItStarted() async throws {
         let (directory, log) = try makeStore()
         defer { close(log, directory) }
-        let zone = try log.createPartition(for: "Notes")
+        let zone = try log.createPartition(named: "Notes")
         _ = try await zone.append(batch(key: "before"))
 
         let follower = try LogFollower(store: directory, pollInterval: .milliseconds(5))
@@ -22,7 +22,7 @@ import Testing
             return seen
         }
         _ = try await zone.append(batch(key: "after"))
-        let other = try log.createPartition(for: "Later")
+        let other = try log.createPartition(named: "Later")
         _ = try await other.append(batch(key: "in-a-new-zone"))
         let seen = try await firstTwo.value
         #expect(Set(seen) == ["Notes/1/after", "Later/0/in-a-new-zone"])
@@ -32,7 +32,7 @@ import Testing
     func followEndsWhenCancelled() async throws {
         let (directory, log) = try makeStore()
         defer { close(log, directory) }
-        try log.createPartition(for: "Notes")
+        try log.createPartition(named: "Notes")
         let follower = try LogFollower(store: directory, zone: "Notes", pollInterval: .milliseconds(5))
         let task = Task {
             var count = 0

@@ -138,7 +138,7 @@ import Testing
             let log = try Log(directory: store, options: LogOptions(durability: .noSyncUnsafe))
             var batch = RecordBatchBuilder()
             batch.append(key: "stray", value: [1, 2, 3])
-            _ = try await log.createPartition(for: "Stray").append(batch)
+            _ = try await log.createPartition(named: "Stray").append(batch)
             try log.close()
 
             let report = try Verify.run(InspectTarget(path: store))

@@ -73,7 +73,7 @@ import TestSupport
             do {
                 let log = try Log(directory: store, options: LogOptions(readOnly: true))
                 defer { try? log.close() }
-                let partition = try log.partition(for: Self.zone)
+                let partition = try log.partition(named: Self.zone)
                 let end = partition.endOffset
                 if round == 0 { firstSegments = partition.segments.count }
                 if end < lastEnd { failures.append("round \(round): read-only open's end \(end) is below an earlier one, \(lastEnd)") }
@@ -108,8 +108,8 @@ import TestSupport
         kill(writer.processIdentifier, SIGKILL)
         writer.waitUntilExit()
         let final = try Log(directory: store, options: LogOptions(readOnly: true))
-        let finalEnd = try final.partition(for: Self.zone).endOffset
-        let segmentCount = try final.partition(for: Self.zone).segments.count
+        let finalEnd = try final.partition(named: Self.zone).endOffset
+        let segmentCount = try final.partition(named: Self.zone).segments.count
         try final.close()
         let deadline = ContinuousClock.now + .seconds(60)
         while followed.count < Int(finalEnd - startOffset), followed.error == nil, ContinuousClock.now < deadline {
@@ -163,7 +163,7 @@ import TestSupport
 
         let log = try Log(directory: store)
         let report = log.recoveryReport
-        let partition = try log.partition(for: Self.zone)
+        let partition = try log.partition(named: Self.zone)
         #expect(partition.endOffset >= durable, "the open lost acknowledged offsets: it ends at \(partition.endOffset), durable \(durable)")
         for tail in report.truncatedTails {
             // A torn tail may only be cut beyond the durable point: in the mark's segment past its
@@ -236,7 +236,7 @@ import TestSupport
             if FileManager.default.fileExists(atPath: store + "/recordlog.meta"),
                 let log = try? Log(directory: store, options: LogOptions(readOnly: true))
             {
-                let end = (try? log.partition(for: zone))?.endOffset ?? 0
+                let end = (try? log.partition(named: zone))?.endOffset ?? 0
                 try? log.close()
                 if end >= count { return }
             }

@@ -16,8 +16,8 @@ import Testing
             let exported = try ReplayStore(directory: out)
             for zone in ["_database", "Items", "_defaultZone"] {
                 let end = summary.cuts.first { $0.zone == zone }?.end ?? 0
-                let copied = try exported.log.partition(for: zone).records(from: 0)
-                let original = try store.log.partition(for: zone).records(from: 0, to: end)
+                let copied = try exported.log.partition(named: zone).records(from: 0)
+                let original = try store.log.partition(named: zone).records(from: 0, to: end)
                 #expect(copied == original, "zone \(zone): same offsets, timestamps, keys, values and headers")
             }
             let expected = try store.state(zone: "Items", at: .offset(3))

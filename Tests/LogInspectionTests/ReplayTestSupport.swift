@@ -38,7 +38,7 @@ struct ItemsStore {
         _ = try await pause { try await database.modifyRecords(saving: [record("c"), record("d")], deleting: []) }
         let store = try ReplayStore(directory: database.directory)
         defer { store.close() }
-        let timestamps = try store.log.partition(for: zone.zoneName).records(from: 0).map(\.timestamp)
+        let timestamps = try store.log.partition(named: zone.zoneName).records(from: 0).map(\.timestamp)
         return ItemsStore(database: database, timestamps: timestamps)
     }
 

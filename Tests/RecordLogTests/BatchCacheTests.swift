@@ -19,7 +19,7 @@ import TestSupport
     ) async throws {
         try await withStorePath { store in
             let log = try Log(directory: store, options: options(cacheBytes: cacheBytes))
-            let partition = try log.createPartition(for: "Notes")
+            let partition = try log.createPartition(named: "Notes")
             try await partition.append(Sample.events(0..<count, valueBytes: valueBytes), batchSize: batchSize)
             try await body(log, partition)
         }
@@ -93,8 +93,8 @@ import TestSupport
         try await withPartition(cacheBytes: 1 << 20, count: 30, valueBytes: 90, batchSize: 10) { log, old in
             for _ in 1...3 { _ = try read(old, from: 0, cached: true) }
             #expect(log.batchCache.byteCount > 0)
-            try log.deletePartition(for: "Notes")
-            let new = try log.createPartition(for: "Notes")
+            try log.deletePartition(named: "Notes")
+            let new = try log.createPartition(named: "Notes")
             let events = Sample.events(100..<130, valueBytes: 60)
             try await new.append(events, batchSize: 10)
             for _ in 1...3 {

@@ -41,7 +41,7 @@ import Testing
     func markFollowsDurableAppends() async throws {
         try await withStorePath { store in
             let log = try Log(directory: store)
-            let notes = try log.createPartition(for: "Notes")
+            let notes = try log.createPartition(named: "Notes")
             for round in 0..<5 {
                 let range = try await notes.append(RecordBatchBuilder(Sample.events(round * 3..<(round * 3 + 3))))
                 let mark = try #require(DurableEnd.read(partitionDirectory: notes.directory))
@@ -77,7 +77,7 @@ import Testing
 
             let report = try Log.repair(directory: store, options: fastOptions())
             let repair = try #require(report.repairs.first)
-            #expect(repair.zone == "Notes")
+            #expect(repair.partition == "Notes")
             #expect(repair.position == Int64(bounds[2]))
             #expect(repair.firstLostOffset == 8)
             #expect(repair.lostOffsets == 8..<12, "the lost commit is reported")
@@ -86,7 +86,7 @@ import Testing
             #expect(repair.quarantine.allSatisfy { $0.hasPrefix(store + "/lost+found/") })
 
             let log = try Log(directory: store, options: fastOptions())
-            let notes = try log.partition(for: "Notes")
+            let notes = try log.partition(named: "Notes")
             #expect(notes.endOffset == 8)
             #expect(try notes.events() == Array(events[..<8]))
             #expect(try await notes.append(RecordBatchBuilder(events[8..<12])) == 8..<12, "the log goes on after a repair")
@@ -115,7 +115,7 @@ import Testing
             let report = try Log.repair(directory: store, options: fastOptions())
             #expect(report.repairs.first?.lostOffsets == 8..<12)
             let log = try Log(directory: store, options: fastOptions())
-            #expect(try log.partition(for: "Notes").endOffset == 8)
+            #expect(try log.partition(named: "Notes").endOffset == 8)
             try log.close()
         }
     }
@@ -126,13 +126,13 @@ import Testing
             try await makeStore(at: store, options: fastOptions(), events: Sample.events(0..<12), batchSize: 4)
             do {
                 let log = try Log(directory: store, options: fastOptions())
-                try log.deletePartition(for: "Notes")
-                let notes = try log.createPartition(for: "Notes")
+                try log.deletePartition(named: "Notes")
+                let notes = try log.createPartition(named: "Notes")
                 _ = try await notes.append(RecordBatchBuilder(Sample.events(0..<2)))
                 // Killed: no close, no sync.
             }
             let log = try Log(directory: store, options: fastOptions())
-            #expect(try log.partition(for: "Notes").endOffset <= 2)
+            #expect(try log.partition(named: "Notes").endOffset <= 2)
             try log.close()
         }
     }
@@ -157,7 +157,7 @@ import Testing
             #expect(report.restoredFiles == [nameFile])
             #expect(try readBytes(nameFile) == Array("Notes".utf8))
             let log = try Log(directory: store, options: fastOptions())
-            #expect(try log.partition(for: "Notes").endOffset == 4)
+            #expect(try log.partition(named: "Notes").endOffset == 4)
             try log.close()
         }
     }
@@ -175,7 +175,7 @@ import Testing
             let report = try Log.repair(directory: store, options: fastOptions())
             #expect(report.restoredFiles == [marker])
             let log = try Log(directory: store, options: fastOptions())
-            #expect(try log.partition(for: "Notes").endOffset == 4)
+            #expect(try log.partition(named: "Notes").endOffset == 4)
             try log.close()
         }
     }

@@ -6,7 +6,7 @@ import Testing
     func oneSyncForWaitingAppends() async throws {
         try await withStorePath { store in
             let log = try Log(directory: store)  // .fsync durability
-            let notes = try log.createPartition(for: "Notes")
+            let notes = try log.createPartition(named: "Notes")
             var pending: [PendingAppend] = []
             for index in 0..<16 {
                 var batch = RecordBatchBuilder()
@@ -29,7 +29,7 @@ import Testing
     func startDurableSyncsEarly() async throws {
         try await withStorePath { store in
             let log = try Log(directory: store)
-            let notes = try log.createPartition(for: "Notes")
+            let notes = try log.createPartition(named: "Notes")
             var batch = RecordBatchBuilder()
             batch.append(key: "k", value: [1])
             let before = log.committer.syncCount
@@ -52,7 +52,7 @@ import Testing
     func durableAfterReturn() async throws {
         try await withStorePath { store in
             let log = try Log(directory: store)
-            let notes = try log.createPartition(for: "Notes")
+            let notes = try log.createPartition(named: "Notes")
             var batch = RecordBatchBuilder()
             batch.append(key: "k", value: [1])
             _ = try await notes.append(batch)

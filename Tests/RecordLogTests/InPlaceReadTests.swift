@@ -67,7 +67,7 @@ import StorageKit
     func partitionRanges() async throws {
         try await withStorePath { store in
             let log = try Log(directory: store, options: fastOptions(segmentBytes: 4096))
-            let partition = try log.createPartition(for: "Notes")
+            let partition = try log.createPartition(named: "Notes")
             try await partition.append(Sample.events(0..<120, valueBytes: 90), batchSize: 17)
             for (from, to) in [(0, 120), (5, 6), (16, 35), (119, 120), (40, 40)] as [(Int64, Int64)] {
                 let expected = try partition.records(from: from, to: to)

@@ -92,13 +92,13 @@ import StorageKit
         try await withStorePath { store in
             do {
                 let log = try Log(directory: store, options: fastOptions())
-                try log.createPartition(for: "Imported")
+                try log.createPartition(named: "Imported")
                 try log.close()
             }
             let directory = try partitionDirectory(store, zone: "Imported")
             try writeBytes(try readBytes(Self.segmentPath), to: directory + "/00000000000000000000.log")
             let log = try Log(directory: store, options: fastOptions())
-            let records = try log.partition(for: "Imported").records(from: 0).map(Self.expected)
+            let records = try log.partition(named: "Imported").records(from: 0).map(Self.expected)
             #expect(records == (try Self.load("expected.json", as: [ExpectedRecord].self)))
             try log.close()
         }
@@ -130,7 +130,7 @@ import StorageKit
             let lines = String(decoding: result.stdout, as: UTF8.self).split(separator: "\n")
             let records = try lines.dropLast().map { try JSONDecoder().decode(ExpectedRecord.self, from: Data($0.utf8)) }
             let log = try Log(directory: store, options: fastOptions(readOnly: true))
-            let ours = try log.partition(for: "Notes").records(from: 0).map(Self.expected)
+            let ours = try log.partition(named: "Notes").records(from: 0).map(Self.expected)
             #expect(records == ours)
             #expect(records.count == events.count)
             #expect(lines.last?.contains("\"crcValid\": true") == true)

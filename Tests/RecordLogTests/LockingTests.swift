@@ -16,11 +16,11 @@ import Testing
         try await withStorePath { store in
             do {
                 let first = try Log(directory: store, options: fastOptions())
-                try await first.createPartition(for: "Notes").append(Sample.events(0..<2), batchSize: 2)
+                try await first.createPartition(named: "Notes").append(Sample.events(0..<2), batchSize: 2)
                 try first.close()
             }
             let second = try Log(directory: store, options: fastOptions())
-            #expect(try second.partition(for: "Notes").endOffset == 2)
+            #expect(try second.partition(named: "Notes").endOffset == 2)
             try second.close()
         }
     }
@@ -30,15 +30,15 @@ import Testing
         try await withStorePath { store in
             let writer = try Log(directory: store, options: fastOptions())
             let events = Sample.events(0..<6)
-            try await writer.createPartition(for: "Notes").append(events, batchSize: 3)
+            try await writer.createPartition(named: "Notes").append(events, batchSize: 3)
 
             let reader = try Log(directory: store, options: fastOptions(readOnly: true))
-            let notes = try reader.partition(for: "Notes")
+            let notes = try reader.partition(named: "Notes")
             #expect(try notes.events() == events)
             await #expect(throws: LogError.readOnly) { try await notes.append(RecordBatchBuilder(events[0..<1])) }
             await #expect(throws: LogError.readOnly) { try await reader.append(RecordBatchBuilder(events[0..<1]), to: "Notes") }
-            #expect(throws: LogError.readOnly) { try reader.createPartition(for: "Other") }
-            #expect(throws: LogError.readOnly) { try reader.deletePartition(for: "Notes") }
+            #expect(throws: LogError.readOnly) { try reader.createPartition(named: "Other") }
+            #expect(throws: LogError.readOnly) { try reader.deletePartition(named: "Notes") }
             try reader.close()
 
             // The writer still holds the lock and goes on writing.

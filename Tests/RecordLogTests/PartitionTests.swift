@@ -9,7 +9,7 @@ import StorageKit
     func denseOffsetsAndReads() async throws {
         try await withStorePath { store in
             let log = try Log(directory: store, options: fastOptions())
-            let notes = try log.createPartition(for: "Notes")
+            let notes = try log.createPartition(named: "Notes")
             let events = Sample.events(0..<30)
             var ranges: [Range<Int64>] = []
             var start = 0
@@ -36,7 +36,7 @@ import StorageKit
     func emptyPartition() async throws {
         try await withStorePath { store in
             let log = try Log(directory: store, options: fastOptions())
-            let notes = try log.createPartition(for: "Notes")
+            let notes = try log.createPartition(named: "Notes")
             #expect(notes.startOffset == 0 && notes.endOffset == 0)
             #expect(notes.firstTimestamp == nil && notes.lastTimestamp == nil)
             #expect(try notes.records(from: 0).isEmpty)
@@ -50,7 +50,7 @@ import StorageKit
     func outOfRange() async throws {
         try await withStorePath { store in
             let log = try Log(directory: store, options: fastOptions())
-            let notes = try log.createPartition(for: "Notes")
+            let notes = try log.createPartition(named: "Notes")
             try await notes.append(Sample.events(0..<3), batchSize: 3)
             #expect(throws: LogError.offsetOutOfRange(offset: 4, start: 0, end: 3)) { try notes.batches(from: 4) }
             #expect(throws: LogError.offsetOutOfRange(offset: -1, start: 0, end: 3)) { try notes.batches(from: -1) }
@@ -66,7 +66,7 @@ import StorageKit
     func timestamps() async throws {
         try await withStorePath { store in
             let log = try Log(directory: store, options: fastOptions())
-            let notes = try log.createPartition(for: "Notes")
+            let notes = try log.createPartition(named: "Notes")
             let times: [Int64] = [500, 100, 900, 300, 700, 200]
             let events = times.enumerated().map { Event(key: Array("k\($0.offset)".utf8), value: [1], timestamp: $0.element) }
             try await notes.append(events, batchSize: 2)
@@ -83,8 +83,8 @@ import StorageKit
             try await makeStore(at: store, options: fastOptions(), events: events, batchSize: 7)
             let log = try Log(directory: store, options: fastOptions())
             #expect(log.recoveryReport.isClean)
-            #expect(log.zones == ["Notes"])
-            let notes = try log.partition(for: "Notes")
+            #expect(log.partitionNames == ["Notes"])
+            let notes = try log.partition(named: "Notes")
             #expect(notes.endOffset == 100)
             #expect(try notes.events() == events)
             #expect(notes.firstTimestamp == events.first?.timestamp)
@@ -99,7 +99,7 @@ import StorageKit
         try await withStorePath { store in
             // Batches of varied sizes, in a segment indexed every 200 bytes.
             let log = try Log(directory: store, options: fastOptions(indexIntervalBytes: 200))
-            let notes = try log.createPartition(for: "Notes")
+            let notes = try log.createPartition(named: "Notes")
             let events = Sample.events(0..<120, valueBytes: 60)
             var start = 0, size = 1
             while start < events.count {
@@ -150,7 +150,7 @@ import StorageKit
     func budgetEndingInsideABatchHeader() async throws {
         try await withStorePath { store in
             let log = try Log(directory: store, options: fastOptions())
-            let notes = try log.createPartition(for: "Notes")
+            let notes = try log.createPartition(named: "Notes")
             let size = try await Self.appendEqualBatches(to: notes, count: 20, valueBytes: 100)
             for extra in [0, 1, 5, 11, 12, 13, 60] {
                 #expect(try notes.batches(from: 0, maxBytes: 10 * size + extra).count == 10, "maxBytes \(10 * size + extra)")
@@ -163,7 +163,7 @@ import StorageKit
     func readLargeSegment() async throws {
         try await withStorePath { store in
             let log = try Log(directory: store, options: fastOptions())
-            let notes = try log.createPartition(for: "Notes")
+            let notes = try log.createPartition(named: "Notes")
             // A batch size that puts records(from:)'s 4 MiB read boundary 5 bytes into a batch.
             var valueBytes = 2_000
             while (4 << 20) % (valueBytes + 71) != 5 { valueBytes += 1 }
@@ -193,7 +193,7 @@ import StorageKit
             }
 
             let log = try Log(directory: store, options: fastOptions(segmentBytes: 4096))
-            let notes = try log.partition(for: "Notes")
+            let notes = try log.partition(named: "Notes")
             let segments = notes.segments
             #expect(segments.map { SegmentName.stem($0.baseOffset) + ".log" } == logs)
             #expect(segments.first?.baseOffset == 0)
@@ -214,7 +214,7 @@ import StorageKit
     func rollBeforeRelativeOffsetOverflow() async throws {
         try await withStorePath { store in
             let log = try Log(directory: store, options: fastOptions())
-            let notes = try log.createPartition(for: "Notes")
+            let notes = try log.createPartition(named: "Notes")
             // A batch whose offsets leave a gap, as compaction leaves them: one record at delta Int32.max - 10.
             var records: [UInt8] = []
             let key = Array("gap".utf8)
@@ -266,13 +266,13 @@ import StorageKit
             let events = Sample.events(0..<300, valueBytes: 60)  // timestamps base + 10 × offset
             try await makeStore(at: store, options: options, events: events, batchSize: 6)
             let log = try Log(directory: store, options: options)
-            let notes = try log.partition(for: "Notes")
+            let notes = try log.partition(named: "Notes")
             #expect(notes.segments.count >= 3)
             if !reopen {
                 // The same data appended in this process, indexes in memory only.
-                try await log.createPartition(for: "Again").append(events, batchSize: 6)
+                try await log.createPartition(named: "Again").append(events, batchSize: 6)
             }
-            let partition = reopen ? notes : try log.partition(for: "Again")
+            let partition = reopen ? notes : try log.partition(named: "Again")
             let base = Sample.baseTime
             #expect(try partition.offset(forTimestamp: base - 1_000_000) == 0, "before the first")
             #expect(try partition.offset(forTimestamp: base + 3_000) == 300, "after the last: endOffset")
@@ -295,7 +295,7 @@ import StorageKit
             }
             try await makeStore(at: store, options: options, events: events, batchSize: 5)
             let log = try Log(directory: store, options: options)
-            let notes = try log.partition(for: "Notes")
+            let notes = try log.partition(named: "Notes")
             #expect(notes.segments.count >= 3)
             #expect(notes.lastTimestamp == events.map(\.timestamp).max())
             let low = events.map(\.timestamp).min()!, high = events.map(\.timestamp).max()!
@@ -310,7 +310,7 @@ import StorageKit
     func concurrentAppends() async throws {
         try await withStorePath { store in
             let log = try Log(directory: store)  // default options: .fsync, group commit
-            let notes = try log.createPartition(for: "Notes")
+            let notes = try log.createPartition(named: "Notes")
             let tasks = 64, perTask = 3
             let results = try await withThrowingTaskGroup(of: (Int, Range<Int64>).self) { group in
                 for task in 0..<tasks {
@@ -343,7 +343,7 @@ import StorageKit
             var options = fastOptions()
             options.maxBatchBytes = 2_000
             let log = try Log(directory: store, options: options)
-            let notes = try log.createPartition(for: "Notes")
+            let notes = try log.createPartition(named: "Notes")
             await #expect(throws: LogError.emptyBatch) { try await notes.append(RecordBatchBuilder()) }
             var big = RecordBatchBuilder()
             var random = SeededGenerator(seed: 1)
@@ -353,8 +353,8 @@ import StorageKit
                 try await notes.append(encoded)
             }
             #expect(notes.endOffset == 0)
-            await #expect(throws: LogError.zoneNotFound("Other")) { try await log.append(RecordBatchBuilder(Sample.events(0..<1)), to: "Other") }
-            #expect(throws: LogError.zoneNotFound("Other")) { try log.partition(for: "Other") }
+            await #expect(throws: LogError.partitionNotFound("Other")) { try await log.append(RecordBatchBuilder(Sample.events(0..<1)), to: "Other") }
+            #expect(throws: LogError.partitionNotFound("Other")) { try log.partition(named: "Other") }
             try log.close()
             await #expect(throws: LogError.closed) { try await notes.append(RecordBatchBuilder(Sample.events(0..<1))) }
         }
@@ -364,16 +364,16 @@ import StorageKit
     func createAndDeleteZones() async throws {
         try await withStorePath { store in
             let log = try Log(directory: store, options: fastOptions())
-            let notes = try log.createPartition(for: "Notes")
-            #expect(try log.createPartition(for: "Notes") === notes)
-            try await log.createPartition(for: "Trash").append(Sample.events(0..<3), batchSize: 3)
-            #expect(log.zones == ["Notes", "Trash"])
-            try log.deletePartition(for: "Trash")
-            #expect(log.zones == ["Notes"])
-            #expect(throws: LogError.zoneNotFound("Trash")) { try log.deletePartition(for: "Trash") }
+            let notes = try log.createPartition(named: "Notes")
+            #expect(try log.createPartition(named: "Notes") === notes)
+            try await log.createPartition(named: "Trash").append(Sample.events(0..<3), batchSize: 3)
+            #expect(log.partitionNames == ["Notes", "Trash"])
+            try log.deletePartition(named: "Trash")
+            #expect(log.partitionNames == ["Notes"])
+            #expect(throws: LogError.partitionNotFound("Trash")) { try log.deletePartition(named: "Trash") }
             try log.close()
             let reopened = try Log(directory: store, options: fastOptions())
-            #expect(reopened.zones == ["Notes"])
+            #expect(reopened.partitionNames == ["Notes"])
             #expect(try listDirectory(store + "/zones") == ["Notes"])
             try reopened.close()
         }

@@ -9,7 +9,7 @@ import Testing
             var options = fastOptions()
             options.preallocationBytes = 64 << 10
             let log = try Log(directory: store, options: options)
-            let notes = try log.createPartition(for: "Notes")
+            let notes = try log.createPartition(named: "Notes")
             try await notes.append(Sample.events(0..<4), batchSize: 4)
             let path = try partitionDirectory(store) + "/" + RecoveryTests.segmentName
             let valid = try #require(notes.segments.last).size
@@ -30,7 +30,7 @@ import Testing
             var options = fastOptions()
             options.preallocationBytes = (3 << 20) + 12_345
             let log = try Log(directory: store, options: options)
-            let notes = try log.createPartition(for: "Notes")
+            let notes = try log.createPartition(named: "Notes")
             try await notes.append(Sample.events(0..<4), batchSize: 4)
             let path = try partitionDirectory(store) + "/" + RecoveryTests.segmentName
             let valid = Int(try #require(notes.segments.last).size)
@@ -49,14 +49,14 @@ import Testing
             let events = Sample.events(0..<12)
             do {
                 let log = try Log(directory: store, options: fastOptions())
-                try await log.createPartition(for: "Notes").append(events, batchSize: 4)
+                try await log.createPartition(named: "Notes").append(events, batchSize: 4)
                 try log.sync()
                 // No close: the process "dies" with the zeros still at the end of the segment.
             }
             let log = try Log(directory: store, options: fastOptions())
             #expect(log.recoveryReport.truncatedTails.isEmpty, "preallocation is not a torn write")
             #expect(log.recoveryReport.trimmedPreallocations.count == 1)
-            #expect(try log.partition(for: "Notes").events() == events)
+            #expect(try log.partition(named: "Notes").events() == events)
             try log.close()
         }
     }
@@ -65,10 +65,10 @@ import Testing
     func readOnlyDuringWrites() async throws {
         try await withStorePath { store in
             let writer = try Log(directory: store, options: fastOptions())
-            try await writer.createPartition(for: "Notes").append(Sample.events(0..<8), batchSize: 4)
+            try await writer.createPartition(named: "Notes").append(Sample.events(0..<8), batchSize: 4)
             let reader = try Log(directory: store, options: fastOptions(readOnly: true))
-            #expect(try reader.partition(for: "Notes").endOffset == 8)
-            #expect(try reader.partition(for: "Notes").events().count == 8)
+            #expect(try reader.partition(named: "Notes").endOffset == 8)
+            #expect(try reader.partition(named: "Notes").events().count == 8)
             try writer.close()
         }
     }

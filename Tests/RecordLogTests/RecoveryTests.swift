@@ -65,7 +65,7 @@ import StorageKit
                 try FileManager.default.copyItem(atPath: crashed, toPath: store)
                 try writeBytes(Array(full[..<cut]), to: path)
                 let log = try Log(directory: store, options: fastOptions())
-                let notes = try log.partition(for: "Notes")
+                let notes = try log.partition(named: "Notes")
                 // A cut that leaves only zero bytes of the torn batch (its base offset starts with
                 // zeros) cannot be told from preallocated space; it is cut all the same.
                 let onlyZeros = full[previousEnd..<cut].allSatisfy { $0 == 0 }
@@ -99,7 +99,7 @@ import StorageKit
             let log = try Log(directory: store, options: fastOptions())
             #expect(log.recoveryReport.trimmedPreallocations.map(\.bytesRemoved) == [Int64(zeros)])
             #expect(log.recoveryReport.truncatedTails.isEmpty, "zeros are preallocated space, not a torn write")
-            #expect(try log.partition(for: "Notes").events() == events)
+            #expect(try log.partition(named: "Notes").events() == events)
             #expect(try readBytes(path) == full)
             try log.close()
         }
@@ -116,7 +116,7 @@ import StorageKit
             try writeBytes(torn, to: path)
             let log = try Log(directory: store, options: fastOptions(readOnly: true))
             #expect(log.recoveryReport.isClean)
-            let notes = try log.partition(for: "Notes")
+            let notes = try log.partition(named: "Notes")
             #expect(notes.endOffset == 4)
             #expect(try notes.events() == Array(events[..<4]))
             #expect(try readBytes(path) == torn)
@@ -222,7 +222,7 @@ import StorageKit
             let log = try Log(directory: store, options: options)
             #expect(log.recoveryReport.rebuiltIndexes.sorted() == sealed.map { $0 + ".log" })
             #expect(log.recoveryReport.truncatedTails.isEmpty)
-            #expect(try log.partition(for: "Notes").events() == events)
+            #expect(try log.partition(named: "Notes").events() == events)
             try log.close()
             for (path, bytes) in originals.sorted(by: { $0.key < $1.key }) {
                 #expect(try readBytes(path) == bytes, "\(path)")
@@ -247,7 +247,7 @@ import StorageKit
             // What a crash on a file system that loses unsynced data can leave: an empty file.
             try writeBytes([], to: stems[stems.count - 2] + ".timeindex")
             let log = try Log(directory: store, options: options)
-            let notes = try log.partition(for: "Notes")
+            let notes = try log.partition(named: "Notes")
             let lastSealed = try #require(notes.segments.dropLast().last)
             let target = events[Int(lastSealed.baseOffset) + 1].timestamp
             let found = try notes.offset(forTimestamp: target)
@@ -265,7 +265,7 @@ import StorageKit
     {
         try await withStorePath { store in
             let log = try Log(directory: store, options: fastOptions())
-            let notes = try log.createPartition(for: "Notes")
+            let notes = try log.createPartition(named: "Notes")
             try await notes.append(Sample.events(0..<12), batchSize: 4)
             let path = try partitionDirectory(store) + "/" + Self.segmentName
             var bytes = try readBytes(path)
@@ -307,7 +307,7 @@ import StorageKit
             #expect(log.recoveryReport.removedFiles.sorted() == orphans.map { directory + "/" + $0 }.sorted())
             let names = try listDirectory(directory)
             #expect(orphans.allSatisfy { !names.contains($0) })
-            #expect(try log.partition(for: "Notes").endOffset == 4)
+            #expect(try log.partition(named: "Notes").endOffset == 4)
             try log.close()
         }
     }

@@ -26,7 +26,7 @@ import Testing
             let report = try Log.repair(directory: store, options: fastOptions())
             let repair = try #require(report.repairs.first)
             #expect(report.repairs.count == 1)
-            #expect(repair.zone == "Notes")
+            #expect(repair.partition == "Notes")
             #expect(repair.position == Int64(boundaries[1]))
             #expect(repair.firstLostOffset == 4)
             #expect(repair.reason.contains("CRC"))
@@ -39,7 +39,7 @@ import Testing
 
             // The store opens with what was before the damage, and takes new events at offset 4.
             let log = try Log(directory: store, options: fastOptions())
-            let notes = try log.partition(for: "Notes")
+            let notes = try log.partition(named: "Notes")
             #expect(notes.endOffset == 4)
             #expect(try notes.events() == Array(events[0..<4]))
             var batch = RecordBatchBuilder()
@@ -73,7 +73,7 @@ import Testing
             #expect(try listDirectory(directory).filter { $0.hasSuffix(".log") } == [segments[0]])
 
             let log = try Log(directory: store, options: options)
-            #expect(try log.partition(for: "Notes").endOffset == 0)
+            #expect(try log.partition(named: "Notes").endOffset == 0)
             try log.close()
         }
     }

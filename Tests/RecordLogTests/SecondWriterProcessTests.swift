@@ -23,7 +23,7 @@ import TestSupport
 
         do {
             let log = try Log(directory: directory, options: LogOptions(durability: .noSyncUnsafe))
-            let zone = try log.createPartition(for: "demo")
+            let zone = try log.createPartition(named: "demo")
             var batch = RecordBatchBuilder()
             batch.append(key: "a", value: [1])
             _ = try await zone.append(batch)
@@ -38,6 +38,6 @@ import TestSupport
         let admitted = try runDemo(store: directory)
         #expect(admitted.status == 0)
         let reader = try Log(directory: directory, options: LogOptions(readOnly: true))
-        #expect(try reader.partition(for: "demo").endOffset == 6)
+        #expect(try reader.partition(named: "demo").endOffset == 6)
     }
 }

@@ -92,7 +92,7 @@ func makeStore(
     at path: String, options: LogOptions, events: [Event], batchSize: Int, zone: String = "Notes"
 ) async throws {
     let log = try Log(directory: path, options: options)
-    try await log.createPartition(for: zone).append(events, batchSize: batchSize)
+    try await log.createPartition(named: zone).append(events, batchSize: batchSize)
     try log.close()
 }
 
@@ -104,7 +104,7 @@ func makeCrashedStore(
     at path: String, options: LogOptions, events: [Event], batchSize: Int, unsynced: Int, zone: String = "Notes"
 ) async throws {
     let log = try Log(directory: path, options: options)
-    let partition = try log.createPartition(for: zone)
+    let partition = try log.createPartition(named: zone)
     _ = try await partition.append(Array(events.dropLast(unsynced)), batchSize: batchSize)
     try log.sync()
     _ = try await partition.append(Array(events.suffix(unsynced)), batchSize: batchSize)

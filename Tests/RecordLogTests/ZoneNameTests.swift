@@ -55,10 +55,10 @@ import Testing
 
     @Test("the empty name is refused")
     func emptyName() async throws {
-        #expect(throws: LogError.invalidZoneName("", reason: "a zone name cannot be empty")) { try ZoneDirectoryName.encode("") }
+        #expect(throws: LogError.invalidPartitionName("", reason: "a partition name cannot be empty")) { try ZoneDirectoryName.encode("") }
         try await withStorePath { store in
             let log = try Log(directory: store, options: fastOptions())
-            #expect(throws: LogError.self) { try log.createPartition(for: "") }
+            #expect(throws: LogError.self) { try log.createPartition(named: "") }
             #expect(try listDirectory(store + "/zones").isEmpty)
             try log.close()
         }
@@ -73,7 +73,7 @@ import Testing
             for name in names {
                 var builder = RecordBatchBuilder()
                 builder.append(key: "name", value: Array(name.utf8), timestamp: 1)
-                #expect(try await log.createPartition(for: name).append(builder) == 0..<1, "\(name.debugDescription)")
+                #expect(try await log.createPartition(named: name).append(builder) == 0..<1, "\(name.debugDescription)")
             }
             try log.close()
 
@@ -88,10 +88,10 @@ import Testing
             }
 
             let reopened = try Log(directory: store, options: fastOptions())
-            #expect(reopened.zones == names.sorted())
+            #expect(reopened.partitionNames == names.sorted())
             for name in names {
-                let partition = try reopened.partition(for: name)
-                #expect(partition.zone == name)
+                let partition = try reopened.partition(named: name)
+                #expect(partition.name == name)
                 #expect(try partition.records(from: 0).first?.value.map(Array.init) == Array(name.utf8))
                 let parent = URL(fileURLWithPath: partition.directory).deletingLastPathComponent().standardizedFileURL.path
                 #expect(parent == URL(fileURLWithPath: store + "/zones").standardizedFileURL.path)

@@ -12,7 +12,7 @@ import Testing
             records += (0..<20).map { makeRecord("other-\($0)", type: "Other") }
             _ = try await database.modifyRecords(saving: records, deleting: [])
             _ = try await database.modifyRecords(saving: [], deleting: [RecordID(recordName: "parent")])
-            let events = try database.log.partition(for: ZoneID.default.zoneName).records(from: 1)
+            let events = try database.log.partition(named: ZoneID.default.zoneName).records(from: 1)
             #expect(events.count == 320 + 301)
             let saves = events.prefix(320), deletes = events.dropFirst(320)
             #expect(Set(saves.map(\.timestamp)).count == 1)
@@ -39,7 +39,7 @@ import Testing
             let small = [makeRecord("small", ["text": .string("tiny")])]
             _ = try await database.modifyRecords(saving: small, deleting: [])
             _ = try await database.modifyRecords(saving: [makeRecord("large-0", ["text": .string("edited")])], deleting: [], savePolicy: .allKeys)
-            let partition = try database.log.partition(for: ZoneID.default.zoneName)
+            let partition = try database.log.partition(named: ZoneID.default.zoneName)
             let batches = try partition.batches(from: 0, maxBytes: .max)
             #expect(batches.map { $0.header.recordCount } == [400, 1, 1])
             let smallBatch = try #require(batches.dropFirst().first)

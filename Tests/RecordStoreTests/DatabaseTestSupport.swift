@@ -113,12 +113,12 @@ struct LogSnapshot: Equatable {
 extension Database {
     /// The end offset of a zone's partition.
     func endOffset(_ zoneID: ZoneID) throws -> Int64 {
-        try log.partition(for: zoneID.zoneName).endOffset
+        try log.partition(named: zoneID.zoneName).endOffset
     }
 
     /// The number of batches (commits) in a zone's partition from `offset` on.
     func batchCount(_ zoneID: ZoneID, from offset: Int64) throws -> Int {
-        try log.partition(for: zoneID.zoneName).batches(from: offset, maxBytes: .max).count
+        try log.partition(named: zoneID.zoneName).batches(from: offset, maxBytes: .max).count
     }
 
     /// The directory holding a zone's segment files.
@@ -137,7 +137,7 @@ extension Database {
             files[relative] = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
         }
         var endOffsets: [String: Int64] = [:]
-        for zone in log.zones { endOffsets[zone] = try log.partition(for: zone).endOffset }
+        for zone in log.partitionNames { endOffsets[zone] = try log.partition(named: zone).endOffset }
         return LogSnapshot(files: files, endOffsets: endOffsets)
     }
 }

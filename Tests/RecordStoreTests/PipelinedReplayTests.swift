@@ -75,7 +75,7 @@ struct EventSequence: MaterializedView {
         // A save whose value is not a record (wrong version byte), then more good commits after it.
         var batch = RecordBatchBuilder()
         batch.append(key: "broken", value: [0xEE, 1, 2, 3], headers: StoredEvent.headers(.save, recordType: "Note"))
-        _ = try await database.log.partition(for: ZoneID.default.zoneName).append(batch)
+        _ = try await database.log.partition(named: ZoneID.default.zoneName).append(batch)
         for index in 0..<3 {
             _ = try await database.modifyRecords(saving: (0..<300).map { makeRecord("after\(index)-\($0)") }, deleting: [])
         }

@@ -54,7 +54,7 @@ import Testing
 
             let report = try Log.repair(directory: store)
             let repair = try #require(report.repairs.first)
-            #expect(repair.zone == StoredEvent.systemPartition)
+            #expect(repair.partition == StoredEvent.systemPartition)
             #expect(repair.firstLostOffset == repair.lostOffsets.lowerBound && !repair.lostOffsets.isEmpty, "the lost commit is reported")
             #expect(repair.quarantine.allSatisfy { $0.hasPrefix(store + "/lost+found/") } && !repair.quarantine.isEmpty)
 
@@ -77,7 +77,7 @@ import Testing
                 let log = try Log(directory: store, options: LogOptions(durability: .noSyncUnsafe))
                 var batch = RecordBatchBuilder()
                 batch.append(key: "stray", value: [1, 2, 3])
-                _ = try await log.createPartition(for: "Stray").append(batch)
+                _ = try await log.createPartition(named: "Stray").append(batch)
                 try log.close()
             }
             for _ in 0..<2 {

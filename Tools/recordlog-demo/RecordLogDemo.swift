@@ -39,7 +39,7 @@ struct RecordLogDemo: AsyncParsableCommand {
             FileHandle.standardError.write(Data("recordlog-demo: \(error)\n".utf8))
             throw ExitCode(2)
         }
-        let zone = try log.createPartition(for: "demo")
+        let zone = try log.createPartition(named: "demo")
         let first = zone.endOffset
         var remaining = events
         while remaining > 0 {

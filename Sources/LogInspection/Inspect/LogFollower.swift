@@ -35,10 +35,10 @@ public struct LogFollower: AsyncSequence, Sendable {
         self.pollInterval = pollInterval
         let log = try Log(directory: store, options: LogOptions(readOnly: true))
         defer { try? log.close() }
-        if let zone, !log.zones.contains(zone) { throw InspectError.zoneNotFound(zone, available: log.zones) }
+        if let zone, !log.partitionNames.contains(zone) { throw InspectError.zoneNotFound(zone, available: log.partitionNames) }
         var offsets: [String: Int64] = [:]
-        for name in log.zones where zone == nil || name == zone {
-            let partition = try log.partition(for: name)
+        for name in log.partitionNames where zone == nil || name == zone {
+            let partition = try log.partition(named: name)
             offsets[name] = fromBeginning ? partition.startOffset : partition.endOffset
         }
         startOffsets = offsets
@@ -80,8 +80,8 @@ public struct LogFollower: AsyncSequence, Sendable {
             }
             defer { try? log.close() }
             fingerprint = current
-            for name in log.zones where follower.zone == nil || name == follower.zone {
-                let partition = try log.partition(for: name)
+            for name in log.partitionNames where follower.zone == nil || name == follower.zone {
+                let partition = try log.partition(named: name)
                 var from = positions[name] ?? partition.startOffset
                 if partition.endOffset < from { from = partition.startOffset }  // deleted and created again
                 guard partition.endOffset > from else { continue }

@@ -68,7 +68,7 @@ public enum Verify {
     private static func checkZoneRegistry(_ target: InspectTarget, into report: inout VerifyReport) {
         guard let log = try? Log(directory: target.path, options: LogOptions(readOnly: true)) else { return }
         defer { try? log.close() }
-        guard let system = try? log.partition(for: EventDescription.systemPartition),
+        guard let system = try? log.partition(named: EventDescription.systemPartition),
             let registry = try? ZoneRegistry(system: system)
         else { return }
         let directories = Dictionary(target.zones.map { ($0.name, $0.directory ?? "") }, uniquingKeysWith: { first, _ in first })

@@ -27,7 +27,7 @@ struct LogCopier {
                 guard let first = offsets.first, let last = offsets.last else { continue }
                 let written = try await target.append(builder)
                 guard written == first..<(last + 1) else {
-                    throw ReplayError.exportOffsetMismatch(zone: source.zone, expected: first, got: written.lowerBound)
+                    throw ReplayError.exportOffsetMismatch(zone: source.name, expected: first, got: written.lowerBound)
                 }
             }
         }

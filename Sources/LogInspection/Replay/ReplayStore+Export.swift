@@ -33,7 +33,7 @@ extension ReplayStore {
         let tracker = ProgressTracker(total: summary.cuts.reduce(0) { $0 + $1.eventCount }, handler: progress)
         do {
             for cut in summary.cuts {
-                let copier = LogCopier(source: try log.partition(for: cut.zone), target: try target.createPartition(for: cut.zone), end: cut.end)
+                let copier = LogCopier(source: try log.partition(named: cut.zone), target: try target.createPartition(named: cut.zone), end: cut.end)
                 try await copier.copy(progress: tracker)
             }
             try target.sync()

@@ -78,15 +78,15 @@ extension ReplayStore {
     func check(_ offset: Int64, in partition: Partition) throws(ReplayError) {
         guard offset >= 0 else { throw ReplayError.negativeOffset(offset) }
         guard offset >= partition.startOffset else {
-            throw ReplayError.offsetBeforeStart(zone: partition.zone, offset: offset, start: partition.startOffset)
+            throw ReplayError.offsetBeforeStart(zone: partition.name, offset: offset, start: partition.startOffset)
         }
         guard offset <= partition.endOffset else {
-            throw ReplayError.offsetBeyondEnd(zone: partition.zone, offset: offset, end: partition.endOffset)
+            throw ReplayError.offsetBeyondEnd(zone: partition.name, offset: offset, end: partition.endOffset)
         }
     }
 
     /// The whole log of `partition`, or up to `end`.
     func cut(_ partition: Partition, at end: Int64? = nil) -> ZoneCut {
-        ZoneCut(zone: partition.zone, start: partition.startOffset, end: end ?? partition.endOffset, logEnd: partition.endOffset)
+        ZoneCut(zone: partition.name, start: partition.startOffset, end: end ?? partition.endOffset, logEnd: partition.endOffset)
     }
 }

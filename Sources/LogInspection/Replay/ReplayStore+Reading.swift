@@ -18,13 +18,13 @@ extension ReplayStore {
     /// The exclusive end of the events stamped at or before `time`: the first offset stamped after it.
     func offset(after time: Int64, in partition: Partition) throws(ReplayError) -> Int64 {
         guard time < Int64.max else { return partition.endOffset }
-        return try reading(partition.zone) { try partition.offset(forTimestamp: time + 1) }
+        return try reading(partition.name) { try partition.offset(forTimestamp: time + 1) }
     }
 
     /// The commit (batch) that `offset` falls strictly inside, as its first and last offsets.
     func commit(splitAt offset: Int64, in partition: Partition) throws(ReplayError) -> ClosedRange<Int64>? {
         guard offset > partition.startOffset, offset < partition.endOffset else { return nil }
-        let batch = try reading(partition.zone) { try partition.batches(from: offset, maxBytes: 1).first }
+        let batch = try reading(partition.name) { try partition.batches(from: offset, maxBytes: 1).first }
         guard let header = batch?.header, header.baseOffset < offset else { return nil }
         return header.baseOffset...header.lastOffset
     }

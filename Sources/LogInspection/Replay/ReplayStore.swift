@@ -31,19 +31,19 @@ public final class ReplayStore: Sendable {
 
     /// The zones that hold records (every partition but the system one), sorted.
     public var zones: [String] {
-        log.zones.filter { $0 != Self.systemZone }
+        log.partitionNames.filter { $0 != Self.systemZone }
     }
 
     /// The system partition, when this is a record store (a bare log has none).
     public var system: Partition? {
-        try? log.partition(for: Self.systemZone)
+        try? log.partition(named: Self.systemZone)
     }
 
     /// A record zone's partition.
     ///
     /// - Throws: `ReplayError.unknownZone`.
     public func partition(_ zone: String) throws(ReplayError) -> Partition {
-        guard zone != Self.systemZone, let partition = try? log.partition(for: zone) else {
+        guard zone != Self.systemZone, let partition = try? log.partition(named: zone) else {
             throw ReplayError.unknownZone(zone, available: zones)
         }
         return partition

@@ -46,7 +46,6 @@ public struct RecordBatch: Sendable {
             records.reserveCapacity(Int(max(0, min(header.recordCount, 1 << 16))))
             try forEachRecord(maxDecompressedBytes: maxDecompressedBytes) { records.append($0) }
             return records
-
         }
     }
 
@@ -57,7 +56,6 @@ public struct RecordBatch: Sendable {
         return try LogError.translating {
             let section = try decodedRecordsSection(maxDecompressedBytes: maxDecompressedBytes)
             try RecordDecoder.decode(section, header: header, body)
-
         }
     }
 
@@ -72,7 +70,6 @@ public struct RecordBatch: Sendable {
             try withRecordsSection(maxDecompressedBytes: maxDecompressedBytes, buffer: &buffer) {
                 try RecordDecoder.walk($0, header: header, body)
             }
-
         }
     }
 

@@ -2,17 +2,17 @@ import Logging
 import Synchronization
 import StorageKit
 
-/// A store: a directory of partitions, one per zone, each a Kafka-format segmented log.
+/// A store: a directory of named partitions, each a Kafka-format segmented log.
 ///
 /// Opening takes the store's write lock and recovers every partition (see `recoveryReport`);
 /// a read-only open takes no lock and changes nothing on disk.
 ///
 /// ```swift
 /// let log = try Log(directory: "/var/lib/myapp/store")
-/// let zone = try log.createPartition(for: "Notes")
+/// let notes = try log.createPartition(named: "Notes")
 /// var batch = RecordBatchBuilder()
 /// batch.append(key: "note-1", value: Array("hello".utf8))
-/// let offsets = try await zone.append(batch)
+/// let offsets = try await notes.append(batch)
 /// try log.close()
 /// ```
 public final class Log: Sendable {
@@ -69,7 +69,7 @@ public final class Log: Sendable {
                     path, recoveryPoint: checkpoint?[name], options: options, logger: logger, report: &report)
                 loadedDirectories.insert(name)
                 loaded[partition.zone] = Partition(
-                    zone: partition.zone, directory: path, segments: partition.segments,
+                    name: partition.zone, directory: path, segments: partition.segments,
                     recoveryPoint: partition.recoveryPoint, options: options, committer: committer, batchCache: batchCache,
                     storeLock: lock, durableEnd: options.readOnly ? nil : try DurableEndFile(partitionDirectory: path, logger: logger),
                     logger: logger)
@@ -105,79 +105,76 @@ public final class Log: Sendable {
         }
     }
 
-    /// The zones in the store, sorted.
-    public var zones: [String] { partitions.withLock { $0.keys.sorted() } }
+    /// The names of the store's partitions, sorted.
+    public var partitionNames: [String] { partitions.withLock { $0.keys.sorted() } }
 
-    /// The partition of an existing zone.
+    /// An existing partition.
     ///
-    /// - Throws: `LogError.zoneNotFound`.
-    public func partition(for zone: String) throws -> Partition {
+    /// - Throws: `LogError.partitionNotFound`.
+    public func partition(named name: String) throws -> Partition {
         return try LogError.translating {
-            guard let partition = partitions.withLock({ $0[zone] }) else { throw LogError.zoneNotFound(zone) }
+            guard let partition = partitions.withLock({ $0[name] }) else { throw LogError.partitionNotFound(name) }
             return partition
-
         }
     }
 
-    /// The zone's partition, created (durably) when it does not exist yet.
+    /// The partition named `name`, created (durably) when it does not exist yet.
     @discardableResult
-    public func createPartition(for zone: String) throws -> Partition {
+    public func createPartition(named name: String) throws -> Partition {
         return try LogError.translating {
             guard !options.readOnly else { throw LogError.readOnly }
             guard !closed.withLock({ $0 }) else { throw LogError.closed }
-            let name = try ZoneDirectoryName.encode(zone)
+            let directoryName = try ZoneDirectoryName.encode(name)
             return try partitions.withLock { partitions in
-                if let existing = partitions[zone] { return existing }
-                if let clash = partitions.values.first(where: { $0.directory.hasSuffix("/" + name) }) {
-                    throw LogError.zoneDirectoryConflict(zone: zone, existing: clash.zone)
+                if let existing = partitions[name] { return existing }
+                if let clash = partitions.values.first(where: { $0.directory.hasSuffix("/" + directoryName) }) {
+                    throw LogError.partitionDirectoryConflict(partition: name, existing: clash.name)
                 }
                 let zonesDirectory = FileSystem.join(directory, StoreLayout.zonesDirectory)
-                let path = try PartitionFiles.createPartitionDirectory(zonesDirectory: zonesDirectory, directoryName: name, zone: zone)
+                let path = try PartitionFiles.createPartitionDirectory(zonesDirectory: zonesDirectory, directoryName: directoryName, zone: name)
                 var report = RecoveryReport()
                 let loaded = try PartitionLoader(directory: path, options: options, logger: logger).load(recoveryPoint: 0, report: &report)
                 let partition = Partition(
-                    zone: zone, directory: path, segments: loaded.segments, recoveryPoint: 0, options: options,
+                    name: name, directory: path, segments: loaded.segments, recoveryPoint: 0, options: options,
                     committer: committer, batchCache: batchCache, storeLock: lock,
                     durableEnd: try DurableEndFile(partitionDirectory: path, logger: logger), logger: logger)
                 installRollHandler(partition)
-                partitions[zone] = partition
+                partitions[name] = partition
                 return partition
             }
-
         }
     }
 
-    /// Removes a zone and all its events, durably.
+    /// Removes a partition and all its events, durably.
     ///
-    /// - Throws: `LogError.zoneNotFound`.
-    public func deletePartition(for zone: String) throws {
+    /// - Throws: `LogError.partitionNotFound`.
+    public func deletePartition(named name: String) throws {
         try LogError.translating {
             guard !options.readOnly else { throw LogError.readOnly }
             guard !closed.withLock({ $0 }) else { throw LogError.closed }
-            let name = try partitions.withLock { partitions in
-                guard let partition = partitions[zone] else { throw LogError.zoneNotFound(zone) }
+            let directoryName = try partitions.withLock { partitions in
+                guard let partition = partitions[name] else { throw LogError.partitionNotFound(name) }
                 try partition.close()
                 let zonesDirectory = FileSystem.join(directory, StoreLayout.zonesDirectory)
-                let name = String(partition.directory.split(separator: "/").last ?? "")
-                let doomed = FileSystem.join(zonesDirectory, StoreLayout.deletedPrefix + name)
+                let directoryName = String(partition.directory.split(separator: "/").last ?? "")
+                let doomed = FileSystem.join(zonesDirectory, StoreLayout.deletedPrefix + directoryName)
                 try FileSystem.rename(partition.directory, doomed)
                 try FileSystem.syncDirectory(zonesDirectory)
-                partitions[zone] = nil
-                return name
+                partitions[name] = nil
+                return directoryName
             }
             // Before the files go: a recovery point left for this directory name would be taken
-            // for a later zone's of the same name.
+            // for a later partition's of the same name.
             try saveCheckpoint()
-            try FileSystem.removeTree(FileSystem.join(FileSystem.join(directory, StoreLayout.zonesDirectory), StoreLayout.deletedPrefix + name))
-
+            try FileSystem.removeTree(
+                FileSystem.join(FileSystem.join(directory, StoreLayout.zonesDirectory), StoreLayout.deletedPrefix + directoryName))
         }
     }
 
-    /// Appends a batch to an existing zone; see `Partition.append(_:)`.
-    public func append(_ batch: RecordBatchBuilder, to zone: String) async throws -> Range<Int64> {
+    /// Appends a batch to an existing partition; see `Partition.append(_:)`.
+    public func append(_ batch: RecordBatchBuilder, to partition: String) async throws -> Range<Int64> {
         return try await LogError.translating {
-            try await partition(for: zone).append(batch)
-
+            try await self.partition(named: partition).append(batch)
         }
     }
 
@@ -189,7 +186,6 @@ public final class Log: Sendable {
     public func sync() throws {
         try LogError.translating {
             try committer.syncNow()
-
         }
     }
 
@@ -202,7 +198,6 @@ public final class Log: Sendable {
             for partition in all { try partition.close() }
             if !options.readOnly { try saveCheckpoint() }
             lock?.release()
-
         }
     }
 

@@ -11,7 +11,8 @@ public struct PartitionRepair: Sendable, Equatable {
         public var recordCount: Int
     }
 
-    public var zone: String
+    /// The partition repaired.
+    public var partition: String
     /// The segment holding the damage.
     public var file: String
     /// Where the damage starts; the log now ends here.
@@ -77,7 +78,7 @@ extension Log {
                     report.repairs.append(repair)
                     logger.warning(
                         "repaired partition",
-                        metadata: ["zone": "\(repair.zone)", "firstLostOffset": "\(repair.firstLostOffset)", "bytes": "\(repair.bytesRemoved)"])
+                        metadata: ["partition": "\(repair.partition)", "firstLostOffset": "\(repair.firstLostOffset)", "bytes": "\(repair.bytesRemoved)"])
                 }
             }
             if !report.repairs.isEmpty || !report.restoredFiles.isEmpty {
@@ -86,7 +87,6 @@ extension Log {
                 try FileSystem.syncDirectory(directory)
             }
             return report
-
         }
     }
 }
@@ -141,7 +141,7 @@ private struct PartitionRepairer {
             // the mark brought back to what the files hold, so the store opens again.
             try resetMark(DurableEnd(segmentBase: last.base, position: last.size, nextOffset: expected))
             return PartitionRepair(
-                zone: zone, file: last.file.path, position: last.size, firstLostOffset: expected,
+                partition: zone, file: last.file.path, position: last.size, firstLostOffset: expected,
                 reason: "the log ends at offset \(expected), but offsets below \(durable) had been made durable",
                 lostBatches: [], lostOffsets: expected..<durable, bytesRemoved: 0, quarantine: [])
         }
@@ -198,7 +198,7 @@ private struct PartitionRepairer {
         try resetMark(DurableEnd(segmentBase: base, position: damage.position, nextOffset: firstLost))
         let lastLost = max(durable, (lost.map(\.lastOffset).max() ?? -1) + 1, firstLost)
         return PartitionRepair(
-            zone: zone, file: file.path, position: damage.position, firstLostOffset: firstLost, reason: damage.reason,
+            partition: zone, file: file.path, position: damage.position, firstLostOffset: firstLost, reason: damage.reason,
             lostBatches: lost, lostOffsets: firstLost..<lastLost, bytesRemoved: removed, quarantine: quarantine)
     }
 

@@ -24,7 +24,6 @@ extension Partition {
                 return
             }
             try forEachCachedRecord(from: from, to: to, check: (ObjectIdentifier(check), check.passes), body)
-
         }
     }
 

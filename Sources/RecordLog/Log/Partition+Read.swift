@@ -84,7 +84,6 @@ extension Partition {
                 position += Int64(total)
             }
             return batches
-
         }
     }
 
@@ -102,7 +101,6 @@ extension Partition {
                 }
                 return keepGoing
             }
-
         }
     }
 
@@ -124,7 +122,6 @@ extension Partition {
                 return
             }
             try forEachCachedRecord(from: from, to: to, check: nil) { record, _, _ in try body(record) }
-
         }
     }
 
@@ -167,7 +164,6 @@ extension Partition {
                 return records.count < limit
             }
             return records
-
         }
     }
 
@@ -193,7 +189,6 @@ extension Partition {
                 return true
             }
             return found
-
         }
     }
 }

@@ -1,13 +1,13 @@
 import Logging
 import Synchronization
 
-/// One zone's log: ordered segments of Kafka v2 record batches with dense offsets from 0.
+/// One partition: ordered segments of Kafka v2 record batches with dense offsets from 0.
 ///
 /// Appends are serialized by the partition; reads take a snapshot of the segments and run
-/// without blocking appends. Get one from `Log.partition(for:)` or `Log.createPartition(for:)`.
+/// without blocking appends. Get one from `Log.partition(named:)` or `Log.createPartition(named:)`.
 ///
 /// ```swift
-/// let notes = try log.createPartition(for: "Notes")
+/// let notes = try log.createPartition(named: "Notes")
 /// var batch = RecordBatchBuilder()
 /// batch.append(key: "n1", value: Array("hi".utf8))
 /// let offsets = try await notes.append(batch)     // 0..<1, durable when it returns
@@ -21,8 +21,8 @@ public final class Partition: Sendable {
         var closed = false
     }
 
-    /// The zone this partition stores.
-    public let zone: String
+    /// The partition's name (`zone.name` in its directory).
+    public let name: String
     /// The partition's directory.
     public let directory: String
     let options: LogOptions
@@ -38,13 +38,13 @@ public final class Partition: Sendable {
     let durableEnd: DurableEndFile?
 
     init(
-        zone: String, directory: String, segments: [SegmentState], recoveryPoint: Int64, options: LogOptions,
+        name: String, directory: String, segments: [SegmentState], recoveryPoint: Int64, options: LogOptions,
         committer: GroupCommitter, batchCache: BatchCache, storeLock: StoreLock?, durableEnd: DurableEndFile?, logger: Logger
     ) {
         self.durableEnd = durableEnd
         self.batchCache = batchCache
         self.storeLock = storeLock
-        self.zone = zone
+        self.name = name
         self.directory = directory
         self.options = options
         self.committer = committer
@@ -86,7 +86,6 @@ public final class Partition: Sendable {
     public func append(_ batch: RecordBatchBuilder) async throws -> Range<Int64> {
         return try await LogError.translating {
             try await append(batch.encode(compression: options.compression, reusing: [], twoThreadsFrom: options.twoThreadCompressionBytes))
-
         }
     }
 
@@ -96,7 +95,6 @@ public final class Partition: Sendable {
             let pending = try appendWithoutWaiting(batch)
             try await pending.durable()
             return pending.offsets
-
         }
     }
 
@@ -112,7 +110,6 @@ public final class Partition: Sendable {
             let (offsets, sequence, rolled) = try write(batch)
             if rolled { onRoll() }
             return PendingAppend(offsets: offsets, sequence: sequence, committer: options.durability == .fsync ? committer : nil)
-
         }
     }
 
@@ -223,7 +220,7 @@ public final class Partition: Sendable {
         state.recoveryPoint = active.nextOffset
         state.segments.append(active)
         active = next
-        logger.debug("rolled segment", metadata: ["zone": "\(zone)", "baseOffset": "\(next.baseOffset)"])
+        logger.debug("rolled segment", metadata: ["partition": "\(name)", "baseOffset": "\(next.baseOffset)"])
     }
 
     /// Syncs the active segment and writes its index files; called by `Log.close()`.

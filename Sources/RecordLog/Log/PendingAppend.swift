@@ -19,7 +19,6 @@ public struct PendingAppend: Sendable {
     public func durable() async throws {
         try await LogError.translating {
             try await committer?.waitDurable(sequence)
-
         }
     }
 }

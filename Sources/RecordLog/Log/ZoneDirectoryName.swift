@@ -11,10 +11,10 @@ package enum ZoneDirectoryName {
 
     /// The directory name for `zone`.
     ///
-    /// - Throws: `LogError.invalidZoneName` for the empty string.
+    /// - Throws: `LogError.invalidPartitionName` for the empty string.
     package static func encode(_ zone: String) throws -> String {
         return try LogError.translating {
-            guard !zone.isEmpty else { throw LogError.invalidZoneName(zone, reason: "a zone name cannot be empty") }
+            guard !zone.isEmpty else { throw LogError.invalidPartitionName(zone, reason: "a partition name cannot be empty") }
             var escaped: [UInt8] = []
             escaped.reserveCapacity(zone.utf8.count)
             for byte in zone.utf8 {
@@ -38,7 +38,6 @@ package enum ZoneDirectoryName {
                 }
             }
             return String(decoding: escaped, as: UTF8.self)
-
         }
     }
 

@@ -68,7 +68,6 @@ package struct SegmentReader: Sendable {
             return Outcome(
                 validEnd: outcome.validEnd, nextOffset: outcome.nextOffset, batchCount: outcome.batchCount,
                 recordCount: outcome.recordCount, problem: outcome.problem, validBatchFollows: follows, trailingZeros: zeros)
-
         }
     }
 
@@ -95,7 +94,6 @@ package struct SegmentReader: Sendable {
                 }
             }
             return problems
-
         }
     }
 }

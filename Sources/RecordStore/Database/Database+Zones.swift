@@ -25,7 +25,7 @@ extension Database {
         // system log does not account for.
         try await pending.durable()
         try state.withLock { state in
-            let partition = try log.createPartition(for: name)
+            let partition = try log.createPartition(named: name)
             state.zones[zoneID] = ZoneState(zoneID: zoneID, partition: partition, incarnation: pending.offsets.lowerBound)
         }
         subscriptions.publishZoneChange(zoneID, deleted: false)
@@ -57,7 +57,7 @@ extension Database {
         try await pending.durable()
         // The deletion is durable; now the files. A crash before this point leaves a partition
         // that the next open removes, because the system log says the zone is gone.
-        try log.deletePartition(for: name)
+        try log.deletePartition(named: name)
         subscriptions.publishZoneChange(zoneID, deleted: true)
     }
 
@@ -92,10 +92,10 @@ extension Database {
             live[RecordLimits.defaultZoneName] = try await system.append(batch).lowerBound
         }
         // A zone deleted in the system log whose files survived a crash.
-        for name in registry.deletedButPresent(partitions: log.zones) {
-            try log.deletePartition(for: name)
+        for name in registry.deletedButPresent(partitions: log.partitionNames) {
+            try log.deletePartition(named: name)
         }
-        report.unregisteredZones = registry.unregistered(partitions: log.zones).filter { live[$0] == nil }
+        report.unregisteredZones = registry.unregistered(partitions: log.partitionNames).filter { live[$0] == nil }
         for name in report.unregisteredZones {
             logger.warning(
                 "a zone's files are in the store but the system log does not register the zone; they are kept, not served",
@@ -106,7 +106,7 @@ extension Database {
         var zones: [ZoneID: ZoneState] = [:]
         for (name, incarnation) in live {
             let zoneID = ZoneID(zoneName: name)
-            var zone = ZoneState(zoneID: zoneID, partition: try log.createPartition(for: name), incarnation: incarnation)
+            var zone = ZoneState(zoneID: zoneID, partition: try log.createPartition(named: name), incarnation: incarnation)
             var from = zone.partition.startOffset
             // A checkpoint of this incarnation that covers no more than the log holds: start from it.
             if var saved = snapshot.removeValue(forKey: name), saved.incarnation == incarnation,

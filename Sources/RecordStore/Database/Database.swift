@@ -96,7 +96,7 @@ public final class Database: Sendable {
         var options = LogOptions(durability: durability)
         options.compression = .lz4
         log = try Log(directory: directory, options: options, logger: logger)
-        system = try log.createPartition(for: StoredEvent.systemPartition)
+        system = try log.createPartition(named: StoredEvent.systemPartition)
         storeID = try await Self.storeIdentity(system)
         state = LockedValue(State())
         let report = try await loadZones()

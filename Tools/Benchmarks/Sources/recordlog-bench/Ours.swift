@@ -137,7 +137,7 @@ final class Ours: @unchecked Sendable {
         options.readOnly = true
         let log = try Log(directory: path, options: options)
         defer { try? log.close() }
-        let partition = try log.partition(for: zone.zoneName)
+        let partition = try log.partition(named: zone.zoneName)
         var count = 0
         try partition.forEachRecordInPlace(from: partition.startOffset) { _ in
             count += 1
