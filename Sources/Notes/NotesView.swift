@@ -4,7 +4,7 @@ import RecordStore
 ///
 /// Its snapshot is mapped (``MappedSnapshotView``): a store opens without reading the notes, and
 /// reads a folder's notes from the file when it is first listed.
-public struct NotesView: MappedSnapshotView {
+public struct NotesView: MappedSnapshotView, ReplayHintedView {
     public static let name = "notes-notes"
     /// The notes, by id and by folder.
     private var storage = NoteSlots()

@@ -168,15 +168,28 @@ struct UnsnapshottedTexts: MaterializedView {
 }
 
 /// Records the replay hint it was given.
-struct ReplayHintRecorder: MaterializedView {
+struct ReplayHintRecorder: ReplayHintedView {
     static let name = "replay-hint"
     static let keepsSnapshot = false
     var hint: [String: Int]?
     var replayed = 0
+    var saves = 0
 
-    mutating func apply(_ event: ViewEvent) {}
+    mutating func apply(_ event: ViewEvent) { if case .saved = event { saves += 1 } }
     mutating func willReplay(liveRecordsByType: [String: Int]) { hint = liveRecordsByType }
     mutating func didReplay() { replayed += 1 }
+    func prefetch(forSaved recordID: RecordID) {}
+}
+
+/// A plain view with a method of the hints' name: hints are opt-in, so it is never called.
+struct UnhintedView: MaterializedView {
+    static let name = "unhinted"
+    static let keepsSnapshot = false
+    var hinted = false
+    var saves = 0
+
+    mutating func apply(_ event: ViewEvent) { if case .saved = event { saves += 1 } }
+    mutating func willReplay(liveRecordsByType: [String: Int]) { hinted = true }
 }
 
 @Suite struct ViewReplayHintTests {
@@ -199,6 +212,17 @@ struct ReplayHintRecorder: MaterializedView {
         #expect(rebuilt.replayed == 1)
         let registered = try database.register(ReplayHintRecorder.self)
         #expect(registered.current.hint == expected)
+        try database.removeTemporaryDirectory()
+    }
+
+    @Test("a view that does not opt in to replay hints gets none, and folds the same events")
+    func hintsAreOptIn() async throws {
+        let database = try await Database.temporary()
+        _ = try await database.modifyRecords(saving: [makeRecord("a"), makeRecord("b")], deleting: [])
+        let plain = try database.rebuild(UnhintedView.self)
+        #expect(!plain.hinted)
+        #expect(plain.saves == 2)
+        #expect(try database.rebuild(ReplayHintRecorder.self).saves == plain.saves)
         try database.removeTemporaryDirectory()
     }
 }

@@ -10,6 +10,15 @@ extension Database {
     ///
     /// - Throws: `invalidArguments` for a bad view name, or a name another view type registered.
     public func register<View: MaterializedView>(_ type: View.Type) throws -> ViewHandle<View> {
+        try register(type, hooks: .none)
+    }
+
+    /// Registers a view that takes replay hints; see ``register(_:)-(View.Type)``.
+    public func register<View: ReplayHintedView>(_ type: View.Type) throws -> ViewHandle<View> {
+        try register(type, hooks: .hinted)
+    }
+
+    private func register<View: MaterializedView>(_ type: View.Type, hooks: ReplayHooks<View>) throws -> ViewHandle<View> {
         try checkOpen()
         try Self.validateViewName(View.name)
         // A view registered already is not read from its snapshot again (for a mapped view, a
@@ -20,7 +29,7 @@ extension Database {
             if let handle = try Self.registered(View.self, in: state) { return handle }
             if saved?.storeID != storeID { saved = nil }
             let positions = saved?.zones
-            let (view, fromSnapshot) = try build(View.self, zones: Array(state.zones.values), from: &saved)
+            let (view, fromSnapshot) = try build(View.self, zones: Array(state.zones.values), from: &saved, hooks: hooks)
             let handle = ViewHandle(view, fromSnapshot: fromSnapshot)
             state.views.append(ViewSink(handle))
             if let positions, let checkpointed = state.checkpointed,
@@ -71,17 +80,26 @@ extension Database {
     /// The view rebuilt from scratch by replaying every zone's log — what a registered view must
     /// equal at any time. For tests and debugging; the database is not changed.
     public func rebuild<View: MaterializedView>(_ type: View.Type) throws -> View {
+        try rebuild(type, hooks: .none)
+    }
+
+    /// A view that takes replay hints, rebuilt from scratch; see ``rebuild(_:)-(View.Type)``.
+    public func rebuild<View: ReplayHintedView>(_ type: View.Type) throws -> View {
+        try rebuild(type, hooks: .hinted)
+    }
+
+    private func rebuild<View: MaterializedView>(_ type: View.Type, hooks: ReplayHooks<View>) throws -> View {
         try checkOpen()
         let zones = state.withLock { Array($0.zones.values) }
         var none: ViewSnapshot<View>?
-        return try build(View.self, zones: zones, from: &none).view
+        return try build(View.self, zones: zones, from: &none, hooks: hooks).view
     }
 
     /// Folds the zones' events into a view, starting from a snapshot when it fits the logs (and
     /// then says so). The snapshot is taken, not copied: the view built is the only holder of its
     /// storage, so that changing it does not copy what a mapped snapshot holds.
     private func build<View: MaterializedView>(
-        _ type: View.Type, zones: [ZoneState], from saved: inout ViewSnapshot<View>?
+        _ type: View.Type, zones: [ZoneState], from saved: inout ViewSnapshot<View>?, hooks: ReplayHooks<View>
     ) throws -> (view: View, fromSnapshot: Bool) {
         var view = View()
         var fromSnapshot = false
@@ -104,12 +122,12 @@ extension Database {
                 }
             }
         }
-        view.willReplay(liveRecordsByType: zones.reduce(into: [:]) { counts, zone in
+        hooks.willReplay(&view, zones.reduce(into: [:]) { counts, zone in
             counts.merge(zone.records.liveRecordsByType, uniquingKeysWith: +)
         })
         try Self.replay(
-            zones, from: starts, saved: { view.apply(saved: $0) }, other: { view.apply($0) }, upcoming: { view.prefetch(forSaved: $0) })
-        view.didReplay()
+            zones, from: starts, saved: { view.apply(saved: $0) }, other: { view.apply($0) }, upcoming: { hooks.prefetch(&view, $0) })
+        hooks.didReplay(&view)
         return (view, fromSnapshot)
     }
 

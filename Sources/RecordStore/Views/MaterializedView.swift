@@ -42,31 +42,10 @@ public protocol MaterializedView: Sendable, Codable, Equatable {
     /// as much as the records themselves is rebuilt faster by replaying the log than by decoding
     /// its JSON, and its snapshot would double the store's size: such a view returns false.
     static var keepsSnapshot: Bool { get }
-    /// Called before a replay folds in the zones' events, with how many live records of each
-    /// record type the zones hold now, so a view keeping entries per record can size its tables
-    /// once instead of growing them event by event. The default does nothing.
-    mutating func willReplay(liveRecordsByType: [String: Int])
-    /// Called once a replay's events are folded in (after ``willReplay(liveRecordsByType:)``).
-    /// The default does nothing.
-    mutating func didReplay()
-    /// Called during a long replay a few events before a save of `recordID` is folded: a view
-    /// that files records in a large table may start loading what folding it will touch
-    /// (``SlotTable/prefetch(hash:)``), so that the cache misses of several records overlap
-    /// instead of coming one after another. It must not change the view. The default does nothing.
-    func prefetch(forSaved recordID: RecordID)
 }
 
 extension MaterializedView {
     public static var keepsSnapshot: Bool { true }
-
-    /// Does nothing: a view that keeps entries per record may reserve room for them.
-    public mutating func willReplay(liveRecordsByType: [String: Int]) {}
-
-    /// Does nothing.
-    public mutating func didReplay() {}
-
-    /// Does nothing.
-    public func prefetch(forSaved recordID: RecordID) {}
 
     /// Folds `.saved` with the materialized record.
     public mutating func apply(saved record: StoredRecord) {
