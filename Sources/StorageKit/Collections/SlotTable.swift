@@ -31,7 +31,7 @@ import CPrefetch
     /// An empty table, for hashes made with `seed` (by default, this process's: the hashes of
     /// ``hash(_:)-swift.type.method``).
     @inlinable
-    @usableFromInline package init(seed: UInt64 = processSeed) {
+    package init(seed: UInt64 = processSeed) {
         self.seed = seed
     }
 
@@ -39,7 +39,7 @@ import CPrefetch
     /// and the seed their hashes were made with; nil unless the bucket count is zero or a power of
     /// two that holds `count` names at most half full.
     @inlinable
-    @usableFromInline package init?(buckets: MappedArray<UInt64>, count: Int, seed: UInt64) {
+    package init?(buckets: MappedArray<UInt64>, count: Int, seed: UInt64) {
         guard buckets.count & (buckets.count &- 1) == 0, count >= 0, count * 2 <= buckets.count else { return nil }
         self.buckets = buckets
         self.count = count
@@ -48,25 +48,25 @@ import CPrefetch
 
     /// The hash the table files `name` under.
     @inlinable
-    @usableFromInline package static func hash(_ name: String) -> UInt32 {
+    package static func hash(_ name: String) -> UInt32 {
         name.utf8.withContiguousStorageIfAvailable { hash(UnsafeRawBufferPointer($0)) } ?? Array(name.utf8).withUnsafeBytes { hash($0) }
     }
 
     /// The hash a table with this process's seed files a name under, given its UTF-8 bytes.
     @inlinable
-    @usableFromInline package static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
+    package static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
         hash(bytes, seed: processSeed)
     }
 
     /// The hash this table files a name under, given its UTF-8 bytes.
     @inlinable
-    @usableFromInline package func hash(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
+    package func hash(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
         Self.hash(bytes, seed: seed)
     }
 
     /// The hash of a name's UTF-8 bytes under `seed`.
     @inlinable
-    @usableFromInline package static func hash(_ bytes: UnsafeRawBufferPointer, seed: UInt64) -> UInt32 {
+    package static func hash(_ bytes: UnsafeRawBufferPointer, seed: UInt64) -> UInt32 {
         var state = seed ^ UInt64(bytes.count)
         func mix(_ word: UInt64) {
             state = (state ^ word) &* 0x9E37_79B9_7F4A_7C15
@@ -79,8 +79,8 @@ import CPrefetch
             index += 8
         }
         // The last 0–7 bytes as a little-endian word (FORMAT.md §12.1). With 8 bytes or more in
-        // all, one load of the last 8 (overlapping bytes already mixed), shifted down: the
-        // byte-by-byte loop was ≈4% of a warm change fetch, whose names are 11–13 bytes.
+        // all, one load of the last 8 (overlapping bytes already mixed), shifted down: a
+        // byte-by-byte loop showed in change fetches, whose names are 11–13 bytes.
         let tail = bytes.count - index
         var word: UInt64 = 0
         if tail > 0, bytes.count >= 8 {
@@ -98,7 +98,7 @@ import CPrefetch
     /// instead of coming one after another (in a table of a million names nearly every lookup
     /// misses).
     @inlinable @inline(__always)
-    @usableFromInline package func prefetch(hash: UInt32) {
+    package func prefetch(hash: UInt32) {
         buckets.withUnsafeBufferPointer { buckets in
             guard let base = buckets.baseAddress, !buckets.isEmpty else { return }
             recordlog_prefetch(base + (Int(hash) & (buckets.count - 1)))
@@ -108,7 +108,7 @@ import CPrefetch
     /// The slot of the name hashed `hash`, or nil; `isMatch(slot)` tells whether the caller's name
     /// at a candidate slot is the one sought.
     @inlinable
-    @usableFromInline package func find(hash: UInt32, where isMatch: (Int32) -> Bool) -> Int32? {
+    package func find(hash: UInt32, where isMatch: (Int32) -> Bool) -> Int32? {
         guard !buckets.isEmpty else { return nil }
         switch probe(hash: hash, isMatch) {
         case .found(let slot): return slot
@@ -119,7 +119,7 @@ import CPrefetch
     /// The slot of the name hashed `hash` if the table holds it; otherwise files `fresh` under
     /// `hash` and returns `fresh`. One probe sequence either way.
     @inlinable
-    @usableFromInline package mutating func findOrInsert(hash: UInt32, fresh: Int32, where isMatch: (Int32) -> Bool) -> Int32 {
+    package mutating func findOrInsert(hash: UInt32, fresh: Int32, where isMatch: (Int32) -> Bool) -> Int32 {
         if (count + 1) * 2 > buckets.count { grow() }
         while true {
             switch probe(hash: hash, isMatch) {
@@ -137,7 +137,7 @@ import CPrefetch
 
     /// Removes the name hashed `hash` and returns its slot, nil if the table does not hold it.
     @inlinable
-    @usableFromInline package mutating func remove(hash: UInt32, where isMatch: (Int32) -> Bool) -> Int32? {
+    package mutating func remove(hash: UInt32, where isMatch: (Int32) -> Bool) -> Int32? {
         guard let slot = find(hash: hash, where: isMatch) else { return nil }
         let mask = buckets.count - 1
         var hole = Int(hash) & mask
@@ -162,7 +162,7 @@ import CPrefetch
 
     /// Makes room for `capacity` names without growing.
     @inlinable
-    @usableFromInline package mutating func reserveCapacity(_ capacity: Int) {
+    package mutating func reserveCapacity(_ capacity: Int) {
         var size = max(16, buckets.count)
         while capacity * 2 > size { size *= 2 }
         if size > buckets.count { resize(to: size) }

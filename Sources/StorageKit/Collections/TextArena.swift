@@ -5,7 +5,7 @@
     @usableFromInline package var count: UInt32
 
     @inlinable
-    @usableFromInline package init(page: UInt32, offset: UInt32, count: UInt32) {
+    package init(page: UInt32, offset: UInt32, count: UInt32) {
         self.page = page
         self.offset = offset
         self.count = count
@@ -36,7 +36,7 @@
 
     /// Copies `bytes` in; a text longer than a page gets a page of its own size.
     @inlinable
-    @usableFromInline package mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) -> TextRef {
+    package mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) -> TextRef {
         guard !bytes.isEmpty else { return .empty }
         if let last = pages.indices.last, pages[last].capacity - pages[last].count >= bytes.count {
             return append(bytes, toPage: last)
@@ -56,11 +56,11 @@
 
     /// An empty arena.
     @inlinable
-    @usableFromInline package init() {}
+    package init() {}
 
     /// The arena of a snapshot's compressed pages, holding `liveBytes` of texts.
     @inlinable
-    @usableFromInline package init(compressed: CompressedPages, liveBytes: Int) {
+    package init(compressed: CompressedPages, liveBytes: Int) {
         pages = Array(repeating: MappedArray(), count: compressed.count)
         self.compressed = compressed
         self.liveBytes = liveBytes
@@ -69,7 +69,7 @@
     /// Calls `body` with the bytes of the text at `ref` (none for a reference outside the pages,
     /// which only a damaged snapshot could hold).
     @inlinable
-    @usableFromInline package func withBytes<Result>(_ ref: TextRef, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+    package func withBytes<Result>(_ ref: TextRef, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
         guard ref.count > 0, Int(ref.page) < pages.count else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
         let end = Int(ref.offset) + Int(ref.count)
         if end <= pages[Int(ref.page)].count {
@@ -86,13 +86,13 @@
 
     /// The text at `ref`.
     @inlinable
-    @usableFromInline package func string(_ ref: TextRef) -> String {
+    package func string(_ ref: TextRef) -> String {
         withBytes(ref) { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Counts the text at `ref` as garbage: it will not be read again.
     @inlinable
-    @usableFromInline package mutating func release(_ ref: TextRef) {
+    package mutating func release(_ ref: TextRef) {
         liveBytes -= Int(ref.count)
         garbageBytes += Int(ref.count)
     }
@@ -100,13 +100,13 @@
     /// Whether rewriting the live texts would give back more than it costs: garbage outweighs
     /// both the live texts and a page.
     @inlinable
-    @usableFromInline package var wantsCompaction: Bool {
+    package var wantsCompaction: Bool {
         garbageBytes > max(liveBytes, Self.pageSize)
     }
 
     /// Memory the pages hold, in bytes.
     @inlinable
-    @usableFromInline package var capacity: Int {
+    package var capacity: Int {
         pages.reduce(0) { $0 + $1.capacity }
     }
 }
