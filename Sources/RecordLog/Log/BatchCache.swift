@@ -5,8 +5,8 @@ import Synchronization
 ///
 /// A change fetch reads the log's tail, and apps fetch the same tail again (several devices,
 /// several subscriptions, a retry). Reading a batch again from the file costs its `pread`, its
-/// CRC-32C and its decompression: most of that is LZ4, ≈12% of a 10,000-change fetch. SQLite
-/// keeps the pages it read; this keeps the batches.
+/// CRC-32C and its decompression, most of it LZ4 (BENCHMARKS.md, "Figures behind the code").
+/// SQLite keeps the pages it read; this keeps the batches.
 ///
 /// - **Admission**: a read that asks for the cache keeps the batches it misses, up to half the
 ///   cache per read (`Partition.forEachRecordInPlace(from:to:cached:_:)`): a long scan (an

@@ -110,13 +110,14 @@ final class DurableEndFile: @unchecked Sendable {
     }
 
     /// How often, at most, a publish hands the mark's page to the disk. Starting the writeback
-    /// after every commit cost single-record commits about a tenth of their rate here
-    /// (BENCHMARKS.md); once per interval bounds how far a mark can lag after a power loss.
+    /// after every commit slowed single-record commits (BENCHMARKS.md); once per interval
+    /// bounds how far a mark can lag after a power loss.
     static let writebackInterval: Duration = .milliseconds(50)
 
     private let file: OpenFile
     /// The file, mapped shared and writable: a publish is a store into the page cache, with no
-    /// system call and no file-time update per commit (a `pwrite` cost each commit ≈ 4 µs here).
+    /// system call and no file-time update per commit (BENCHMARKS.md measures what a `pwrite`
+    /// per commit cost).
     private let mapping: UnsafeMutableRawPointer
     private let state: Mutex<State>
     private let logger: Logger

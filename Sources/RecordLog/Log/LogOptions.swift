@@ -25,8 +25,9 @@ public struct LogOptions: Sendable {
     public var maxDecompressedBytes = defaultMaxDecompressedBytes
     /// Zeros written ahead of the active segment's appends, this many bytes at a time (0: none).
     /// An fdatasync after an append that does not grow the file flushes no file-size change, which
-    /// makes small durable commits ≈1.4× faster here; the zeros are cut when the segment is sealed
-    /// or the log closed, and after a crash recovery trims them (they are not a torn write).
+    /// makes small durable commits markedly faster (BENCHMARKS.md); the zeros are cut when the
+    /// segment is sealed or the log closed, and after a crash recovery trims them (they are not a
+    /// torn write).
     public var preallocationBytes = 1 << 20
     /// The most bytes of decompressed batches the log keeps for reads that ask for it and come
     /// again (change fetches read the log's tail, often more than once), counting each batch's

@@ -3,14 +3,14 @@
 /// full size.
 ///
 /// A value read from a kept batch is not copied: the page holds the batch (its `keeper`), which
-/// keeps the bytes where they are even once the cache evicts it. Copying them was ≈8% of a warm
-/// 10,000-change fetch.
+/// keeps the bytes where they are even once the cache evicts it; copying them was a visible
+/// share of a warm fetch (BENCHMARKS.md, "Figures behind the code").
 ///
 /// A copy never moves: one growing array copied the bytes at every doubling and touched fresh
 /// pages each time (on a first fetch in a process, most of a page's cost was those page faults).
 /// The chunks stay below `malloc`'s mapping threshold (128 KiB unless it has grown), so they
-/// come from memory the heap already holds: chunks of 1 MiB were each a fresh mapping, and in
-/// the benchmark's run their page faults took 39% of a 10,000-change fetch.
+/// come from memory the heap already holds: chunks of 1 MiB were each a fresh mapping, whose
+/// page faults dominated a first fetch.
 struct PageValues {
     /// Where one value's bytes are.
     enum Slot {

@@ -15,8 +15,8 @@ struct RecordValueHeader {
     /// With `checked` false, reads bytes that were checked before (by this initializer) and
     /// skips the checks that only reject. With `zoneChecked`, the caller vouches for the ID's
     /// zone (the database's own zone, which was checked when it was created): only the record
-    /// name, read from the log, is checked. Checking the zone again was ≈3% of reading a
-    /// change in place.
+    /// name, read from the log, is checked: checking the zone again on every change read showed
+    /// in profiles of reading changes in place (BENCHMARKS.md, "Figures behind the code").
     ///
     /// - Throws: ``RecordDecodingError`` at the first problem, as ``RecordCodec/decode(_:recordID:)-(UnsafeRawBufferPointer,_)``.
     init(
