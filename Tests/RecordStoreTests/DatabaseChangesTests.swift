@@ -90,11 +90,11 @@ import TestSupport
 
     /// The offset a zone token points at.
     private func offset(of token: ServerChangeToken, in database: Database) throws -> Int64 {
-        guard case .zone(let position) = try TokenContent.decode(token, storeID: database.storeID) else {
+        guard case .zone(let entry) = try TokenContent.decode(token, storeID: database.storeID) else {
             Issue.record("not a zone token")
             return -1
         }
-        return position.offset
+        return entry.position.offset
     }
 
     @Test("chaining tokens with resultsLimit 1, 2, 3 yields every change exactly once, pages are exact prefixes", arguments: [1, 2, 3])

@@ -92,7 +92,7 @@ import StorageKit
         let zones = read.zones.map { name, zone in
             var records = zone.records
             if name == RecordLimits.defaultZoneName { change(&records) }
-            return (name: name, incarnation: zone.incarnation, offset: zone.coveredOffset, records: records)
+            return (name: name, incarnation: zone.covered.incarnation, offset: zone.covered.offset, records: records)
         }
         try KeyIndexSnapshot.write(zones, storeID: read.storeID, to: path)
     }

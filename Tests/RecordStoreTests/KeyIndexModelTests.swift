@@ -49,7 +49,7 @@ import StorageKit
         let read = try #require(KeyIndexSnapshot.read(path: path) { Issue.record("rejected: \($0)") })
         #expect(read.storeID == storeID)
         let zone = try #require(read.zones["zone"])
-        #expect(zone.incarnation == 3 && zone.coveredOffset == 1 << 40)
+        #expect(zone.covered == ZonePosition(incarnation: 3, offset: 1 << 40))
         return zone.records
     }
 

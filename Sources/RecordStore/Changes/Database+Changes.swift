@@ -69,12 +69,13 @@ extension Database {
         let partition = zone.partition
         let end = partition.endOffset
         guard let token else { return (zone, partition.startOffset, end) }
-        guard case .zone(let position) = try TokenContent.decode(token, storeID: storeID) else {
+        guard case .zone(let entry) = try TokenContent.decode(token, storeID: storeID) else {
             throw RecordStoreError(.invalidArguments, "This is a database change token; fetch zone changes with a zone token.", zoneID: zoneID)
         }
-        guard position.zoneName == zoneID.zoneName else {
-            throw RecordStoreError(.invalidArguments, "The change token belongs to zone \"\(position.zoneName)\", not \"\(zoneID.zoneName)\".", zoneID: zoneID)
+        guard entry.zoneName == zoneID.zoneName else {
+            throw RecordStoreError(.invalidArguments, "The change token belongs to zone \"\(entry.zoneName)\", not \"\(zoneID.zoneName)\".", zoneID: zoneID)
         }
+        let position = entry.position
         guard position.incarnation == zone.incarnation, position.offset >= partition.startOffset, position.offset <= end else {
             throw RecordStoreError.changeTokenExpired(zoneID)
         }
@@ -83,7 +84,7 @@ extension Database {
 
     /// A zone token at `offset`.
     private func zoneToken(for zone: ZoneState, at offset: Int64) -> ServerChangeToken {
-        TokenContent.zone(TokenContent.ZonePosition(zoneName: zone.zoneID.zoneName, incarnation: zone.incarnation, offset: offset))
+        TokenContent.zone(.init(zoneName: zone.zoneID.zoneName, position: ZonePosition(incarnation: zone.incarnation, offset: offset)))
             .encode(storeID: storeID)
     }
 
@@ -93,7 +94,9 @@ extension Database {
     public func fetchDatabaseChanges(since token: ServerChangeToken?) async throws -> DatabaseChanges {
         try checkOpen()
         let zones = state.withLock { state in
-            state.zones.values.map { TokenContent.ZonePosition(zoneName: $0.zoneID.zoneName, incarnation: $0.incarnation, offset: $0.partition.endOffset) }
+            state.zones.values.map {
+                TokenContent.Entry(zoneName: $0.zoneID.zoneName, position: ZonePosition(incarnation: $0.incarnation, offset: $0.partition.endOffset))
+            }
         }.sorted { $0.zoneName < $1.zoneName }
         var changed: [ZoneID] = []
         var deleted: [ZoneID] = []
@@ -108,8 +111,9 @@ extension Database {
                     changed.append(ZoneID(zoneName: zone.zoneName))
                     continue
                 }
-                if old.incarnation != zone.incarnation { deleted.append(ZoneID(zoneName: zone.zoneName)) }
-                if old.incarnation != zone.incarnation || zone.offset > old.offset { changed.append(ZoneID(zoneName: zone.zoneName)) }
+                let (was, current) = (old.position, zone.position)
+                if was.incarnation != current.incarnation { deleted.append(ZoneID(zoneName: zone.zoneName)) }
+                if was.incarnation != current.incarnation || current.offset > was.offset { changed.append(ZoneID(zoneName: zone.zoneName)) }
             }
             for old in previous where !now.contains(old.zoneName) { deleted.append(ZoneID(zoneName: old.zoneName)) }
         } else {

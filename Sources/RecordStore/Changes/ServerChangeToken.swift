@@ -32,14 +32,14 @@ public struct ServerChangeToken: Sendable, Hashable, Codable, CustomStringConver
 
 /// A token's decoded content.
 enum TokenContent: Equatable {
-    struct ZonePosition: Equatable {
+    /// One zone's position, with the zone's name.
+    struct Entry: Equatable {
         var zoneName: String
-        var incarnation: Int64
-        var offset: Int64
+        var position: ZonePosition
     }
 
-    case zone(ZonePosition)
-    case database([ZonePosition])
+    case zone(Entry)
+    case database([Entry])
 
     static let magic: [UInt8] = Array("RLTK".utf8)
     static let version: UInt8 = 1
@@ -62,12 +62,12 @@ enum TokenContent: Equatable {
         return ServerChangeToken(data: Data(bytes))
     }
 
-    private static func append(_ position: ZonePosition, to bytes: inout [UInt8]) {
+    private static func append(_ position: Entry, to bytes: inout [UInt8]) {
         let name = Array(position.zoneName.utf8)
         TokenBytes.append(UInt16(name.count), to: &bytes)
         bytes += name
-        TokenBytes.append(UInt64(bitPattern: position.incarnation), to: &bytes)
-        TokenBytes.append(UInt64(bitPattern: position.offset), to: &bytes)
+        TokenBytes.append(UInt64(bitPattern: position.position.incarnation), to: &bytes)
+        TokenBytes.append(UInt64(bitPattern: position.position.offset), to: &bytes)
     }
 
     /// Decodes and checks a token: its CRC, its version and that it belongs to `storeID`.
@@ -89,7 +89,7 @@ enum TokenContent: Equatable {
             content = .zone(position)
         case 2:
             guard let count = reader.uint32(), Int(count) <= body.count else { throw malformed("it is truncated") }
-            var positions: [ZonePosition] = []
+            var positions: [Entry] = []
             for _ in 0..<count {
                 guard let position = reader.zonePosition() else { throw malformed("it is truncated") }
                 positions.append(position)
@@ -127,13 +127,13 @@ struct TokenBytes {
 
     mutating func uint32() -> UInt32? { integer(UInt32.self) }
 
-    mutating func zonePosition() -> TokenContent.ZonePosition? {
+    mutating func zonePosition() -> TokenContent.Entry? {
         guard let length = integer(UInt16.self), position + Int(length) <= bytes.count else { return nil }
         let nameBytes = bytes[position..<(position + Int(length))]
         position += Int(length)
         guard let name = String(validating: nameBytes, as: UTF8.self),
             let incarnation = integer(UInt64.self), let offset = integer(UInt64.self)
         else { return nil }
-        return .init(zoneName: name, incarnation: Int64(bitPattern: incarnation), offset: Int64(bitPattern: offset))
+        return .init(zoneName: name, position: ZonePosition(incarnation: Int64(bitPattern: incarnation), offset: Int64(bitPattern: offset)))
     }
 }

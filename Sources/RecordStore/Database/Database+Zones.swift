@@ -102,20 +102,20 @@ extension Database {
                 metadata: ["zone": "\(name)"])
         }
         var snapshot = loadSnapshot()
-        let covered = snapshot.mapValues { CheckpointPosition(incarnation: $0.incarnation, offset: $0.coveredOffset) }
+        let covered = snapshot.mapValues(\.covered)
         var zones: [ZoneID: ZoneState] = [:]
         for (name, incarnation) in live {
             let zoneID = ZoneID(zoneName: name)
             var zone = ZoneState(zoneID: zoneID, partition: try log.createPartition(named: name), incarnation: incarnation)
             var from = zone.partition.startOffset
             // A checkpoint of this incarnation that covers no more than the log holds: start from it.
-            if var saved = snapshot.removeValue(forKey: name), saved.incarnation == incarnation,
-                saved.coveredOffset >= from, saved.coveredOffset <= zone.partition.endOffset
+            if var saved = snapshot.removeValue(forKey: name), saved.covered.incarnation == incarnation,
+                saved.covered.offset >= from, saved.covered.offset <= zone.partition.endOffset
             {
                 // Swapped out, not copied: a copy left with the snapshot would make the tail's
                 // first write copy every array of the index to the heap.
                 swap(&zone.records, &saved.records)
-                from = saved.coveredOffset
+                from = saved.covered.offset
                 report.zonesFromSnapshot += 1
             }
             try zone.partition.forEachRecordInPlace(from: from) { event in

@@ -22,23 +22,17 @@ public final class Database: Sendable {
         var views: [ViewSink] = []
         /// The zones' positions the checkpoint on disk covers exactly, when known: a checkpoint
         /// of an unchanged store rewrites nothing.
-        var checkpointed: [String: CheckpointPosition]?
+        var checkpointed: [String: ZonePosition]?
         /// The views whose snapshot on disk covers `checkpointed`.
         var currentViewSnapshots: Set<String> = []
         /// The buffers commits encode into, reused from one commit to the next.
         var commitBuffers = CommitBuffers()
 
         /// Each zone's incarnation and end offset now.
-        var positions: [String: CheckpointPosition] {
-            Dictionary(zones.values.map { ($0.zoneID.zoneName, CheckpointPosition(incarnation: $0.incarnation, offset: $0.partition.endOffset)) },
+        var positions: [String: ZonePosition] {
+            Dictionary(zones.values.map { ($0.zoneID.zoneName, ZonePosition(incarnation: $0.incarnation, offset: $0.partition.endOffset)) },
                 uniquingKeysWith: { first, _ in first })
         }
-    }
-
-    /// Where a checkpoint stands in one zone.
-    struct CheckpointPosition: Sendable, Equatable {
-        var incarnation: Int64
-        var offset: Int64
     }
 
     /// The store directory.

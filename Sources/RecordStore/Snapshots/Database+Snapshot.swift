@@ -49,7 +49,7 @@ extension Database {
 
     /// What a checkpoint takes under the database's lock, to write after it.
     private struct TakenCheckpoint {
-        var positions: [String: CheckpointPosition]
+        var positions: [String: ZonePosition]
         var views: Set<String>
         var viewWrites: [SnapshotWrite]
         var zones: [(name: String, incarnation: Int64, offset: Int64, records: KeyIndex)]
@@ -57,7 +57,7 @@ extension Database {
 
     /// How many events the zones gained from `checkpointed` to `positions`; nil when a zone was
     /// created, deleted or recreated in between (the checkpoint then no longer fits).
-    static func eventsAppended(since checkpointed: [String: CheckpointPosition], to positions: [String: CheckpointPosition]) -> Int64? {
+    static func eventsAppended(since checkpointed: [String: ZonePosition], to positions: [String: ZonePosition]) -> Int64? {
         guard Set(checkpointed.keys) == Set(positions.keys) else { return nil }
         var total: Int64 = 0
         for (zone, now) in positions {

@@ -10,9 +10,8 @@ import StorageKit
 /// zone's log now holds is ignored and the zone is replayed from its start: slower, never wrong.
 enum KeyIndexSnapshot {
     struct Zone {
-        var incarnation: Int64
-        /// Every event below this offset is reflected in `records`.
-        var coveredOffset: Int64
+        /// Every event below this position's offset is reflected in `records`.
+        var covered: ZonePosition
         var records: KeyIndex
     }
 
@@ -54,7 +53,7 @@ enum KeyIndexSnapshot {
                 reject("a zone's tables do not fit together")
                 return nil
             }
-            zones[name] = Zone(incarnation: position.incarnation, coveredOffset: position.offset, records: index)
+            zones[name] = Zone(covered: position, records: index)
         }
         return (snapshot.storeID, zones)
     }

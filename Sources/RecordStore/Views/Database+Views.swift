@@ -33,7 +33,7 @@ extension Database {
             let handle = ViewHandle(view, fromSnapshot: fromSnapshot)
             state.views.append(ViewSink(handle))
             if let positions, let checkpointed = state.checkpointed,
-                positions.mapValues({ CheckpointPosition(incarnation: $0.incarnation, offset: $0.offset) }) == checkpointed
+                positions == checkpointed
             {
                 state.currentViewSnapshots.insert(View.name)
             }

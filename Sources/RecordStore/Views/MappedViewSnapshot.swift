@@ -14,7 +14,7 @@ package struct MappedViewSnapshot: Sendable {
     /// Each section's bytes, in the order the view wrote them.
     private let sections: [Range<Int>]
     let storeID: [UInt8]
-    let zones: [String: ViewSnapshotPosition]
+    let zones: [String: ZonePosition]
 
     /// How many sections the view wrote.
     package var sectionCount: Int { sections.count }
@@ -120,7 +120,7 @@ package struct MappedViewSnapshot: Sendable {
     /// The footer's fields, read with bounds checks.
     private struct Footer {
         var storeID: [UInt8]
-        var zones: [String: ViewSnapshotPosition] = [:]
+        var zones: [String: ZonePosition] = [:]
         var sections: [(range: Range<Int>, crcs: [UInt32])] = []
 
         init?(_ bytes: [UInt8], fileSize: Int) {
@@ -130,7 +130,7 @@ package struct MappedViewSnapshot: Sendable {
             guard let zoneCount = reader.uint32(), zoneCount <= bytes.count else { return nil }
             for _ in 0..<zoneCount {
                 guard let zone = reader.zonePosition(), zones[zone.zoneName] == nil else { return nil }
-                zones[zone.zoneName] = .init(incarnation: zone.incarnation, offset: zone.offset)
+                zones[zone.zoneName] = zone.position
             }
             guard let sectionCount = reader.uint32(), sectionCount <= bytes.count else { return nil }
             for _ in 0..<sectionCount {

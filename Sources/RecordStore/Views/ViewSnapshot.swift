@@ -2,18 +2,11 @@ import Foundation
 import RecordLog
 import StorageKit
 
-/// Where a view's snapshot stands in a zone: the zone's incarnation, and the offset every event
-/// below which the snapshot reflects.
-struct ViewSnapshotPosition: Codable, Sendable {
-    var incarnation: Int64
-    var offset: Int64
-}
-
 /// A view's snapshot file: `snapshots/view-<name>.snapshot`, the JSON of
 /// `{"zones": {"<zone>": {"incarnation": n, "offset": n}}, "view": …}` followed by the CRC-32C of
 /// the JSON as 4 big-endian bytes. Anything else is ignored and the view is rebuilt by replay.
 struct ViewSnapshot<View: MaterializedView>: Codable {
-    typealias Position = ViewSnapshotPosition
+    typealias Position = ZonePosition
 
     var storeID: [UInt8]
     var zones: [String: Position]
