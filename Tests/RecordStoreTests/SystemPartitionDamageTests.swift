@@ -90,6 +90,28 @@ import Testing
         }
     }
 
+    @Test("a crash after a zone's creation became durable but before its directory existed leaves the zone, empty")
+    func registeredZoneWithoutDirectory() async throws {
+        try await withStoreDirectory { store in
+            try await Database(directory: store, durability: .noSyncUnsafe).close()
+            // What createZone leaves when it dies between its durable event and the directory.
+            do {
+                let log = try Log(directory: store, options: LogOptions(durability: .noSyncUnsafe))
+                var batch = RecordBatchBuilder()
+                batch.append(key: "Work", value: [], headers: StoredEvent.headers(.createZone))
+                _ = try await log.partition(named: StoredEvent.systemPartition).append(batch)
+                try log.close()
+            }
+            #expect(!FileManager.default.fileExists(atPath: store + "/zones/Work"))
+            let database = try await Database(directory: store, durability: .noSyncUnsafe)
+            let work = ZoneID(zoneName: "Work")
+            #expect(try await database.allZones().contains(work))
+            #expect(try await database.fetchZoneChanges(in: work, since: nil).changedRecords.isEmpty)
+            #expect(database.openReport.unregisteredZones.isEmpty)
+            try database.close()
+        }
+    }
+
     @Test("a zone deleted durably whose files survived is removed by the next open")
     func deletedZoneFilesAreRemoved() async throws {
         try await withStoreDirectory { store in
