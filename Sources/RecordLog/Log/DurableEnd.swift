@@ -4,7 +4,6 @@ import Glibc
 import Darwin
 #endif
 import CWriteback
-import Logging
 import StorageKit
 import Synchronization
 
@@ -120,10 +119,9 @@ final class DurableEndFile: @unchecked Sendable {
     /// per commit cost).
     private let mapping: UnsafeMutableRawPointer
     private let state: Mutex<State>
-    private let logger: Logger
 
     /// Opens the partition's mark file, creating it (empty) when missing.
-    init(partitionDirectory: String, logger: Logger) throws {
+    init(partitionDirectory: String) throws {
         let path = FileSystem.join(partitionDirectory, DurableEnd.fileName)
         let existed = FileSystem.exists(path)
         file = try OpenFile(path: path, writable: true, create: true)
@@ -134,7 +132,6 @@ final class DurableEndFile: @unchecked Sendable {
         }
         let newest = DurableEnd.newest(in: try file.read(at: 0, count: DurableEnd.fileSize))
         state = Mutex(State(sequence: newest?.sequence ?? 0, published: newest?.mark))
-        self.logger = logger
         let mapped = mmap(nil, DurableEnd.fileSize, PROT_READ | PROT_WRITE, MAP_SHARED, file.descriptor, 0)
         guard let mapped, mapped != MAP_FAILED else {
             throw LogError.io(operation: "mmap", path: path, errno: errno)

@@ -71,7 +71,7 @@ public final class Log: Sendable {
                 loaded[partition.zone] = Partition(
                     name: partition.zone, directory: path, segments: partition.segments,
                     recoveryPoint: partition.recoveryPoint, options: options, committer: committer, batchCache: batchCache,
-                    storeLock: lock, durableEnd: options.readOnly ? nil : try DurableEndFile(partitionDirectory: path, logger: logger),
+                    storeLock: lock, durableEnd: options.readOnly ? nil : try DurableEndFile(partitionDirectory: path),
                     logger: logger)
             }
             partitions = Mutex(loaded)
@@ -137,7 +137,7 @@ public final class Log: Sendable {
                 let partition = Partition(
                     name: name, directory: path, segments: loaded.segments, recoveryPoint: 0, options: options,
                     committer: committer, batchCache: batchCache, storeLock: lock,
-                    durableEnd: try DurableEndFile(partitionDirectory: path, logger: logger), logger: logger)
+                    durableEnd: try DurableEndFile(partitionDirectory: path), logger: logger)
                 installRollHandler(partition)
                 partitions[name] = partition
                 return partition

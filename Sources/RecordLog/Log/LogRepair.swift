@@ -73,7 +73,7 @@ extension Log {
                 }
                 let durable = max(checkpoint?[name] ?? 0, DurableEnd.read(partitionDirectory: path)?.nextOffset ?? 0)
                 let repairer = PartitionRepairer(
-                    store: directory, directory: path, directoryName: name, durable: durable, options: options, logger: logger)
+                    store: directory, directory: path, directoryName: name, durable: durable, options: options)
                 if let repair = try repairer.repair() {
                     report.repairs.append(repair)
                     logger.warning(
@@ -100,7 +100,6 @@ private struct PartitionRepairer {
     /// Every offset below it was acknowledged as durable.
     let durable: Int64
     let options: LogOptions
-    let logger: Logger
 
     func repair() throws -> PartitionRepair? {
         let zone = String(decoding: try FileSystem.readAll(FileSystem.join(directory, PartitionFiles.zoneNameFile)), as: UTF8.self)
@@ -150,7 +149,7 @@ private struct PartitionRepairer {
 
     /// Brings the durable-end mark back to the cut log.
     private func resetMark(_ mark: DurableEnd) throws {
-        try DurableEndFile(partitionDirectory: directory, logger: logger).reset(to: mark)
+        try DurableEndFile(partitionDirectory: directory).reset(to: mark)
     }
 
     private func segmentPath(_ base: Int64) -> String {
