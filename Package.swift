@@ -121,6 +121,12 @@ let package = Package(
             name: "TestSupport",
             path: "Tests/TestSupport"
         ),
+        // Runs a suite under every commit tuning (all tricks off, standard, all on).
+        .target(
+            name: "TuningSupport",
+            dependencies: ["RecordStore"],
+            path: "Tests/TuningSupport"
+        ),
         .testTarget(
             name: "StorageKitTests",
             dependencies: ["StorageKit", "TestSupport"]
@@ -131,11 +137,11 @@ let package = Package(
         ),
         .testTarget(
             name: "RecordStoreTests",
-            dependencies: ["RecordStore", "TestSupport"]
+            dependencies: ["RecordStore", "TestSupport", "TuningSupport"]
         ),
         .testTarget(
             name: "NotesTests",
-            dependencies: ["Notes", "TestSupport"]
+            dependencies: ["Notes", "TestSupport", "TuningSupport"]
         ),
         .testTarget(
             name: "NotesCLITests",

@@ -41,7 +41,7 @@ public final class RecordNotesManager: NotesManager {
     }
 
     public func fetchFolders() async throws -> [Folder] {
-        folders.read { $0.sorted }
+        await folders.read { $0.sorted }
     }
 
     public func save(_ folder: Folder) async throws -> Folder {
@@ -53,7 +53,7 @@ public final class RecordNotesManager: NotesManager {
     }
 
     public func delete(_ folder: Folder) async throws {
-        let gone = notes.read { $0.notes(in: folder.id, newestFirst: false) }
+        let gone = await notes.read { $0.notes(in: folder.id, newestFirst: false) }
         do {
             try await database.delete(RecordID(recordName: folder.id, zoneID: NotesRecords.zone))
         } catch let error as RecordStoreError where error.code == .unknownItem {
@@ -63,18 +63,18 @@ public final class RecordNotesManager: NotesManager {
     }
 
     public func fetchNotes(in folder: Folder, newestFirst: Bool) async throws -> [Note] {
-        guard folders.read({ $0.folders[folder.id] != nil }) else { throw NotesError.folderNotFound(id: folder.id) }
-        return notes.read { $0.notes(in: folder.id, newestFirst: newestFirst) }
+        guard await folders.read({ $0.folders[folder.id] != nil }) else { throw NotesError.folderNotFound(id: folder.id) }
+        return await notes.read { $0.notes(in: folder.id, newestFirst: newestFirst) }
     }
 
     /// One lookup by record name in the Notes view, which serves `fetchNotes(in:)` too.
     public func fetchNote(id: String) async throws -> Note {
-        guard let note = notes.read({ $0.note(id) }) else { throw NotesError.noteNotFound(id: id) }
+        guard let note = await notes.read({ $0.note(id) }) else { throw NotesError.noteNotFound(id: id) }
         return note
     }
 
     public func save(_ note: Note) async throws -> Note {
-        guard folders.read({ $0.folders[note.folderID] != nil }) else { throw NotesError.folderNotFound(id: note.folderID) }
+        guard await folders.read({ $0.folders[note.folderID] != nil }) else { throw NotesError.folderNotFound(id: note.folderID) }
         do {
             let saved = try await database.save(try NotesRecords.record(for: note), savePolicy: .changedKeys)
             let stored = try stored(NotesRecords.note(from: saved))
@@ -87,7 +87,7 @@ public final class RecordNotesManager: NotesManager {
     }
 
     public func delete(_ note: Note) async throws {
-        let folderID = notes.read { $0.note(note.id)?.folderID } ?? note.folderID
+        let folderID = await notes.read { $0.note(note.id)?.folderID } ?? note.folderID
         do {
             try await database.delete(RecordID(recordName: note.id, zoneID: NotesRecords.zone))
         } catch let error as RecordStoreError where error.code == .unknownItem {

@@ -1,10 +1,11 @@
 import Foundation
 import Notes
 import Testing
+import TuningSupport
 
 /// The `NotesManager` contract: every test runs against every implementation, which must behave
 /// identically.
-@Suite("NotesManager contract", .timeLimit(.minutes(1)))
+@Suite("NotesManager contract", .everyTuning, .timeLimit(.minutes(1)))
 struct NotesContractTests {
     // MARK: New values
 

@@ -2,11 +2,12 @@ import Foundation
 import Notes
 @testable import RecordStore
 import Testing
+import TuningSupport
 import TestSupport
 
 /// A long replay folds on a second thread and hands the Notes view each save's id ahead of it
 /// (`NotesView.prefetch(forSaved:)`); the view it builds is the one a short replay builds.
-@Suite struct NotesViewPipelinedReplayTests {
+@Suite(.everyTuning) struct NotesViewPipelinedReplayTests {
     @Test("the Notes view replayed on two threads, with its prefetch hints, equals the live view", arguments: [11, 12] as [UInt64])
     func pipelinedEqualsLive(seed: UInt64) async throws {
         let database = try await Database.temporary()
@@ -26,7 +27,7 @@ import TestSupport
             })
         view.didReplay()
         #expect(hinted > 0)
-        #expect(view == manager.notes.current)
+        #expect(await view == manager.notes.current)
         try database.removeTemporaryDirectory()
     }
 }

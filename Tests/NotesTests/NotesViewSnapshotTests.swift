@@ -2,11 +2,12 @@ import Foundation
 import Notes
 import RecordStore
 import Testing
+import TuningSupport
 import TestSupport
 
 /// The Notes view's mapped snapshot: a reopened store reads the notes in place from it, keeps
 /// changing them, writes them back, and falls back to replaying the log when the file is damaged.
-@Suite struct NotesViewSnapshotTests {
+@Suite(.everyTuning) struct NotesViewSnapshotTests {
     /// Every folder's listing, by folder id.
     private static func listings(_ manager: RecordNotesManager) async throws -> [String: [Note]] {
         var listings: [String: [Note]] = [:]
@@ -22,7 +23,7 @@ import TestSupport
         let reopened = try await Database(directory: directory, durability: .noSyncUnsafe)
         let manager = try await RecordNotesManager(database: reopened)
         #expect(manager.notes.fromSnapshot)
-        #expect(manager.notes.current == (try reopened.rebuild(NotesView.self)))
+        #expect(await manager.notes.current == (try reopened.rebuild(NotesView.self)))
         #expect(try await Self.listings(manager) == listings)
         try reopened.removeTemporaryDirectory()
     }
@@ -108,7 +109,7 @@ import TestSupport
         let reopened = try await Database(directory: directory, durability: .noSyncUnsafe)
         let manager = try await RecordNotesManager(database: reopened)
         #expect(!manager.notes.fromSnapshot)
-        #expect(manager.notes.current == (try reopened.rebuild(NotesView.self)))
+        #expect(await manager.notes.current == (try reopened.rebuild(NotesView.self)))
         #expect(try await Self.listings(manager) == listings)
         #expect(try [UInt8](Data(contentsOf: URL(fileURLWithPath: path))) == bytes, "reading never changes the file")
         try reopened.close()
@@ -174,7 +175,7 @@ import TestSupport
             }
             try await group.waitForAll()
         }
-        #expect(manager.notes.current == (try database.rebuild(NotesView.self)), "the live view is untouched by the snapshots taken from it")
+        #expect(await manager.notes.current == (try database.rebuild(NotesView.self)), "the live view is untouched by the snapshots taken from it")
         let listings = try await Self.listings(manager)
         try database.close()
         try await Self.expectReopensFromSnapshot(database.directory, listings: listings)

@@ -2,9 +2,10 @@ import Foundation
 import Notes
 import RecordStore
 import Testing
+import TuningSupport
 import TestSupport
 
-@Suite struct NotesViewsTests {
+@Suite(.everyTuning) struct NotesViewsTests {
     /// Random folder and note operations through the facade (``randomNotesSteps``).
     @Test("the facade's live views equal the views rebuilt from the log", arguments: [7, 8, 9] as [UInt64])
     func liveEqualsReplayed(seed: UInt64) async throws {
@@ -13,7 +14,7 @@ import TestSupport
         var random = SeededGenerator(seed: seed)
         _ = try await manager.createDefaultFolder()
         let folders = try await randomNotesSteps(50, manager, database, &random)
-        #expect(manager.folders.current.folders.count == folders.count)
+        #expect(await manager.folders.current.folders.count == folders.count)
         try database.removeTemporaryDirectory()
     }
 

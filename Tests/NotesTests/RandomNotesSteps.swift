@@ -36,8 +36,8 @@ func randomNotesSteps(
             note.content = "step \(step): " + String(repeating: "é", count: Int(random.next() % 30))
             _ = try await manager.save(note)
         }
-        #expect(manager.folders.current == (try database.rebuild(FoldersView.self)), "step \(step)")
-        #expect(manager.notes.current == (try database.rebuild(NotesView.self)), "step \(step)")
+        #expect(await manager.folders.current == (try database.rebuild(FoldersView.self)), "step \(step)")
+        #expect(await manager.notes.current == (try database.rebuild(NotesView.self)), "step \(step)")
     }
     return folders
 }

@@ -2,11 +2,12 @@ import Foundation
 import RecordLog
 @testable import RecordStore
 import Testing
+import TuningSupport
 
 /// A change fetch checks each save it hands out once per batch the log's cache keeps
 /// (`ChangeEventCheck`): fetched again from the cache, the changes must be the same records,
 /// and a save that does not decode must still be refused every time.
-@Suite struct CachedChangeFetchTests {
+@Suite(.everyTuning) struct CachedChangeFetchTests {
     private let zone = ZoneID(zoneName: "Notes")
 
     /// Every field kind, system fields, a deletion and a record saved twice, in batches of one and of several.

@@ -1,10 +1,11 @@
 import Foundation
 @testable import RecordStore
 import Testing
+import TuningSupport
 
 /// fetchZoneChanges decodes only the latest save of each record in a page; a record saved again
 /// after the page ends must still come back in the state it had inside the page.
-@Suite struct ChangesPageEndTests {
+@Suite(.everyTuning) struct ChangesPageEndTests {
     private let zone = ZoneID(zoneName: "Z")
 
     @Test("a record saved again after the page's end comes back as it was inside the page")

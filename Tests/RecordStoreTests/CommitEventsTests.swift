@@ -1,9 +1,10 @@
 import Foundation
 @testable import RecordStore
 import Testing
+import TuningSupport
 
 /// How one commit's events are written: their headers and time.
-@Suite struct CommitEventsTests {
+@Suite(.everyTuning) struct CommitEventsTests {
     @Test("the events of one commit carry one timestamp (a commit is one atomic event in time) and the usual headers")
     func oneTimestampPerCommit() async throws {
         try await withTemporaryDatabase { database in

@@ -1,9 +1,10 @@
 import Foundation
 @testable import RecordStore
 import Testing
+import TuningSupport
 
 /// modifyRecords: atomic and non-atomic batches, limits, deletes and cascades.
-@Suite struct DatabaseBatchTests {
+@Suite(.everyTuning) struct DatabaseBatchTests {
     /// A store holding `keep` and `stale`; returns an edit of `keep` (current tag, v = 10), an
     /// edit of `stale` made from a copy that another save has since made stale (v = 3), and a new
     /// record.

@@ -1,10 +1,11 @@
 import Foundation
 @testable import RecordStore
 import Testing
+import TuningSupport
 import TestSupport
 
 /// fetchZoneChanges, fetchDatabaseChanges and change tokens.
-@Suite struct DatabaseChangesTests {
+@Suite(.everyTuning) struct DatabaseChangesTests {
     private let zone = ZoneID(zoneName: "Z")
 
     @Test("a nil token returns everything: each live record once, in its latest state; deletions with their record type")

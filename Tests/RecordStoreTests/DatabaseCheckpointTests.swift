@@ -1,10 +1,11 @@
 import Foundation
 @testable import RecordStore
 import Testing
+import TuningSupport
 import TestSupport
 
 /// The key index checkpoint (snapshot) and materialized views.
-@Suite struct DatabaseCheckpointTests {
+@Suite(.everyTuning) struct DatabaseCheckpointTests {
     private let zoneA = ZoneID(zoneName: "A")
 
     /// Saves and deletes over the default zone and A, with a .deleteSelf pair left in place.
@@ -193,7 +194,7 @@ import TestSupport
         #expect(database.openReport.zonesFromSnapshot == 2 && database.openReport.replayedEvents == 5)
         let texts = try database.register(NoteTexts.self)
         #expect(texts.fromSnapshot)
-        #expect(texts.current == (try database.rebuild(NoteTexts.self)))
+        #expect(await texts.current == (try database.rebuild(NoteTexts.self)))
         #expect(try await state(database, ids) == expected)
 
         // Five more in this session, which opened with a tail: still fewer than 50 in all since
@@ -258,8 +259,8 @@ import TestSupport
         #expect(try files()[0] != viewCaughtUp[0])
         database = try await Database(directory: path, durability: .noSyncUnsafe, checkpointAfterEvents: 0)
         #expect(try await database.allZones() == [.default])
-        #expect(try database.register(NoteTexts.self).current == (try database.rebuild(NoteTexts.self)))
-        #expect(texts.current.texts["A"]?["newer"] == "t", "the view had caught up before its snapshot was written")
+        #expect(try await database.register(NoteTexts.self).current == (try database.rebuild(NoteTexts.self)))
+        #expect(await texts.current.texts["A"]?["newer"] == "t", "the view had caught up before its snapshot was written")
         try database.removeTemporaryDirectory()
     }
 
@@ -406,26 +407,26 @@ import TestSupport
             let database = try await Database(directory: path, durability: .noSyncUnsafe)
             let live = try database.register(Catalog.self)
             try await randomHistory(database, seed: seed, steps: 60)
-            #expect(live.current == (try database.rebuild(Catalog.self)))
-            #expect(!live.current.tags.isEmpty)
+            #expect(await live.current == (try database.rebuild(Catalog.self)))
+            #expect(await !live.current.tags.isEmpty)
             try database.close()  // snapshot of the view
 
             let reopened = try await Database(directory: path, durability: .noSyncUnsafe)
             let fromSnapshot = try reopened.register(Catalog.self)
-            #expect(fromSnapshot.current == (try reopened.rebuild(Catalog.self)))
+            #expect(await fromSnapshot.current == (try reopened.rebuild(Catalog.self)))
             try await randomHistory(reopened, seed: seed &+ 100, steps: 60)
-            #expect(fromSnapshot.current == (try reopened.rebuild(Catalog.self)))
+            #expect(await fromSnapshot.current == (try reopened.rebuild(Catalog.self)))
             try reopened.checkpoint()
             try await randomHistory(reopened, seed: seed &+ 200, steps: 30)
             try reopened.log.sync()
             let expected = try reopened.rebuild(Catalog.self)
-            #expect(fromSnapshot.current == expected)
+            #expect(await fromSnapshot.current == expected)
 
             try await withStoreDirectory { image in
                 try copyStore(from: path, to: image)  // crash after the checkpoint
                 let crashed = try await Database(directory: image, durability: .noSyncUnsafe)
                 let view = try crashed.register(Catalog.self)
-                #expect(view.current == expected)
+                #expect(await view.current == expected)
                 try crashed.close()
             }
             try reopened.close()
@@ -438,8 +439,8 @@ import TestSupport
             let live = try database.register(Modified.self)
             try await randomHistory(database, seed: 5, steps: 20)
             let rebuilt = try database.rebuild(Modified.self)
-            #expect(Set(live.current.dates.keys) == Set(rebuilt.dates.keys))
-            #expect(live.current == rebuilt)
+            #expect(Set(await live.current.dates.keys) == Set(rebuilt.dates.keys))
+            #expect(await live.current == rebuilt)
             
         }
     }

@@ -1,9 +1,10 @@
 import Foundation
 @testable import RecordStore
 import Testing
+import TuningSupport
 
 /// Concurrent writers on one database.
-@Suite struct DatabaseConcurrencyTests {
+@Suite(.everyTuning) struct DatabaseConcurrencyTests {
     @Test("16 tasks saving different records concurrently all succeed, each as its own commit")
     func concurrentDistinctSaves() async throws {
         try await withTemporaryDatabase(durability: .fsync) { database in
@@ -31,7 +32,7 @@ import Testing
             _ = try await database.save(makeRecord("alone"))
             #expect(database.syncCount == before + 1)
             // A large commit starts its sync early, while it applies itself: still one sync.
-            let large = (0..<(Database.largeCommitItems + 10)).map { makeRecord("large\($0)") }
+            let large = (0..<(CommitTuning.standard.largeCommitItems + 10)).map { makeRecord("large\($0)") }
             _ = try await database.modifyRecords(saving: large, deleting: [])
             #expect(database.syncCount == before + 2)
             let start = database.syncCount

@@ -1,9 +1,10 @@
 import Foundation
 @testable import RecordStore
 import Testing
+import TuningSupport
 
 /// Optimistic concurrency: change tags and the three save policies.
-@Suite struct DatabaseConflictTests {
+@Suite(.everyTuning) struct DatabaseConflictTests {
     /// Saves `n1` with a=1, b=1, c=1; then "another client" changes b to 2. Returns the first
     /// client's now stale copy and the server's current copy.
     private func staleCopy(_ database: Database) async throws -> (stale: Record, server: Record) {

@@ -1,10 +1,11 @@
 import Foundation
 @testable import RecordStore
 import Testing
+import TuningSupport
 import TestSupport
 
 /// Saving and fetching single records: server metadata, desiredKeys, missing items, validation.
-@Suite struct DatabaseRecordTests {
+@Suite(.everyTuning) struct DatabaseRecordTests {
     @Test("a save returns the record with server dates and a change tag, and a fetch returns the same record")
     func saveReturnsMetadata() async throws {
         try await withTemporaryDatabase { database in

@@ -1,12 +1,13 @@
 import Foundation
 @testable import RecordStore
 import Testing
+import TuningSupport
 
 /// Subscriptions: database, zone and query subscriptions, their notification streams.
 ///
 /// "No notification" is checked without sleeping: after the event that must not notify, a
 /// second event that must notify is made, and the next notification must be the second one's.
-@Suite(.timeLimit(.minutes(1))) struct DatabaseSubscriptionTests {
+@Suite(.timeLimit(.minutes(1)), .everyTuning) struct DatabaseSubscriptionTests {
     typealias Iterator = AsyncStream<SubscriptionNotification>.AsyncIterator
 
     private func listen(_ database: Database, _ subscription: Subscription) async throws -> Iterator {

@@ -2,9 +2,10 @@ import Foundation
 import RecordLog
 @testable import RecordStore
 import Testing
+import TuningSupport
 
 /// Zones: the default zone, create, delete, list, fetch.
-@Suite struct DatabaseZoneTests {
+@Suite(.everyTuning) struct DatabaseZoneTests {
     @Test("a store whose system log creates a zone with an invalid name does not open")
     func invalidZoneInSystemLog() async throws {
         try await withStoreDirectory { path in

@@ -2,11 +2,12 @@ import Foundation
 import RecordLog
 @testable import RecordStore
 import Testing
+import TuningSupport
 import StorageKit
 
 /// The compact key index across checkpoints: slots reused by deletes, record types that change,
 /// records with several `.deleteSelf` targets, and checkpoints that must not be trusted.
-@Suite struct KeyIndexCheckpointTests {
+@Suite(.everyTuning) struct KeyIndexCheckpointTests {
     private func snapshotPath(_ path: String) -> String { path + "/snapshots/key-index.mapped" }
 
     /// A history that reuses deleted slots, changes a record's type and gives records several targets.

@@ -2,8 +2,9 @@ import Foundation
 @testable import RecordStore
 import Synchronization
 import Testing
+import TuningSupport
 
-@Suite struct LargeCommitViewTests {
+@Suite(.everyTuning) struct LargeCommitViewTests {
     /// A commit of `largeCommitItems` or more is folded into the views on a second thread, after
     /// the call returns: a view read after that holds it, in log order.
     @Test("a large commit is in every view, in log order, when modifyRecords returns")
@@ -11,11 +12,11 @@ import Testing
         try await withTemporaryDatabase { database in
             let sequence = try database.register(EventSequence.self)
             let texts = try database.register(NoteTexts.self)
-            let count = Database.largeCommitItems * 2
+            let count = CommitTuning.standard.largeCommitItems * 2
             let parents = (0..<count).map { makeRecord("parent\($0)", ["text": .string("p\($0)")]) }
             _ = try await database.modifyRecords(saving: parents, deleting: [])
-            #expect(sequence.current.events.count == count)
-            #expect(texts.current.texts["_defaultZone"]?.count == count)
+            #expect(await sequence.current.events.count == count)
+            #expect(await texts.current.texts["_defaultZone"]?.count == count)
 
             // Children that go with their parents, updates, and deletes, all in one commit.
             var children: [Record] = []
@@ -37,11 +38,11 @@ import Testing
             #expect(result.deleteResults.count == doomed.count)
 
             // The live views equal the views rebuilt from the log, event for event.
-            #expect(sequence.current == (try database.rebuild(EventSequence.self)))
-            #expect(texts.current == (try database.rebuild(NoteTexts.self)))
+            #expect(await sequence.current == (try database.rebuild(EventSequence.self)))
+            #expect(await texts.current == (try database.rebuild(NoteTexts.self)))
             let expected = count // half the parents and their children are left
-            #expect(texts.current.texts["_defaultZone"]?.count == expected)
-            let deletions = sequence.current.events.filter { $0.hasPrefix("delete ") }
+            #expect(await texts.current.texts["_defaultZone"]?.count == expected)
+            let deletions = await sequence.current.events.filter { $0.hasPrefix("delete ") }
             #expect(deletions.count == count, "the doomed parents and, by cascade, their children")
         }
     }
@@ -58,17 +59,16 @@ import Testing
                 let records = (0..<database.maximumItemsPerRequest).map { makeRecord("n\($0)", zone: zone, ["text": .string("t\($0)")]) }
                 _ = try await database.modifyRecords(saving: records, deleting: [])
                 try await database.deleteZone(zone)
-                #expect(texts.current.texts[zone.zoneName] == nil, "round \(round)")
-                #expect(sequence.current.events.last == "zone deleted \(zone.zoneName)", "round \(round)")
+                #expect(await texts.current.texts[zone.zoneName] == nil, "round \(round)")
+                #expect(await sequence.current.events.last == "zone deleted \(zone.zoneName)", "round \(round)")
             }
-            #expect(texts.current == (try database.rebuild(NoteTexts.self)))
+            #expect(await texts.current == (try database.rebuild(NoteTexts.self)))
         }
     }
 
-    /// A reader may read one view inside another's `read` while large commits go on: each view
-    /// folds on its own thread, and a read waits only for its own view's fold, so the fold held
-    /// up by the outer view's lock is never the one the inner read waits for.
-    @Test("reading one view inside another while large commits fold does not deadlock", .timeLimit(.minutes(1)))
+    /// Readers of two views go on while large commits fold into both: each view folds on its own
+    /// queue, and a read suspends only for its own view's folds.
+    @Test("reading two views while large commits fold into both does not deadlock", .timeLimit(.minutes(1)))
     func nestedReadsDuringFolds() async throws {
         try await withTemporaryDatabase { database in
             let texts = try database.register(NoteTexts.self)
@@ -77,8 +77,8 @@ import Testing
             let reader = Task.detached {
                 var reads = 0
                 while !done.load(ordering: .acquiring) {
-                    reads += texts.read { outer in sequence.read { $0.events.count } + outer.texts.count }
-                    reads += sequence.read { outer in texts.read { $0.texts.count } + outer.events.count }
+                    reads += await texts.read { $0.texts.count } + sequence.read { $0.events.count }
+                    reads += await sequence.read { $0.events.count } + texts.read { $0.texts.count }
                 }
                 return reads
             }
@@ -88,7 +88,7 @@ import Testing
             }
             done.store(true, ordering: .releasing)
             _ = await reader.value
-            #expect(sequence.current.events.count == 50 * database.maximumItemsPerRequest)
+            #expect(await sequence.current.events.count == 50 * database.maximumItemsPerRequest)
         }
     }
 
@@ -114,8 +114,8 @@ import Testing
                 }
                 try await group.waitForAll()
             }
-            #expect(texts.current == (try database.rebuild(NoteTexts.self)))
-            #expect(sequence.current == (try database.rebuild(EventSequence.self)))
+            #expect(await texts.current == (try database.rebuild(NoteTexts.self)))
+            #expect(await sequence.current == (try database.rebuild(EventSequence.self)))
         }
     }
 }

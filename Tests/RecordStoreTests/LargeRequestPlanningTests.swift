@@ -1,10 +1,11 @@
 import Foundation
 @testable import RecordStore
 import Testing
+import TuningSupport
 
-/// A request of `ZonePlanner.twoThreadItems` saves or more is planned on two threads, half each:
+/// A request of `CommitTuning.standard.twoThreadPlanningItems` saves or more is planned on two threads, half each:
 /// every item must get the outcome it gets alone, and the saves must be written in request order.
-@Suite struct LargeRequestPlanningTests {
+@Suite(.everyTuning) struct LargeRequestPlanningTests {
     /// What item `index` of the request is, by `index % 5`.
     private enum Kind: Int, CaseIterable {
         case new, edit, staleEdit, invalidKey, danglingReference
@@ -47,7 +48,7 @@ import Testing
     func nonAtomicOutcomes() async throws {
         try await withTemporaryDatabase { database in
             let count = database.maximumItemsPerRequest
-            #expect(count >= ZonePlanner.twoThreadItems)
+            #expect(count >= CommitTuning.standard.twoThreadPlanningItems)
             let items = try await request(database, count: count)
             let token = try await database.fetchZoneChanges(in: .default, since: nil).changeToken
             let result = try await database.modifyRecords(saving: items.map(\.1), deleting: [], atomically: false)
@@ -107,7 +108,7 @@ import Testing
             let saves = (0..<(database.maximumItemsPerRequest - doomed.count)).map {
                 makeRecord("s\($0)", ["text": .string(String(repeating: "text \($0) ", count: 1 + $0 % 200))])
             }
-            #expect(saves.count >= ZonePlanner.twoThreadItems)
+            #expect(saves.count >= CommitTuning.standard.twoThreadPlanningItems)
             let result = try await database.modifyRecords(saving: saves, deleting: doomed.map(\.recordID))
             #expect(try database.batchCount(.default, from: start) == 1)
             let logged = try database.log.partition(named: ZoneID.default.zoneName).records(from: start)

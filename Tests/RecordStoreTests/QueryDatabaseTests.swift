@@ -1,9 +1,10 @@
 import Foundation
 @testable import RecordStore
 import Testing
+import TuningSupport
 
 /// Queries through the database: filters, sorts, keys, limits, zones, errors.
-@Suite struct QueryDatabaseTests {
+@Suite(.everyTuning) struct QueryDatabaseTests {
     @Test func everyComparisonRunsAgainstStoredRecords() async throws {
         let db = try await Database.temporary()
         try await db.saveAll([
@@ -149,7 +150,7 @@ import Testing
     }
 }
 
-@Suite struct QueryAfterCheckpointTests {
+@Suite(.everyTuning) struct QueryAfterCheckpointTests {
     @Test("a type whose records were all deleted before a checkpoint still queries as empty after reopen")
     func knownTypeSurvivesCheckpoint() async throws {
         let database = try await Database.temporary()

@@ -1,10 +1,11 @@
 import Foundation
 @testable import RecordStore
 import Testing
+import TuningSupport
 import TestSupport
 
 /// Random histories and queries: a database with indexes answers exactly as one without.
-@Suite struct QueryIndexEquivalenceTests {
+@Suite(.everyTuning) struct QueryIndexEquivalenceTests {
     static let dates = [Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: 1_000), Date(timeIntervalSince1970: -5)]
 
     func randomValue(for key: String, using random: inout SeededGenerator) -> FieldValue? {

@@ -1,9 +1,10 @@
 import Foundation
 @testable import RecordStore
 import Testing
+import TuningSupport
 
 /// Indexes: the same answers as a scan, fewer records read, kept across saves, deletes and reopen.
-@Suite struct QueryIndexTests {
+@Suite(.everyTuning) struct QueryIndexTests {
     static let colors = ["red", "green", "blue", "cyan", "teal", "gold", "gray", "pink", "plum", "navy"]
 
     func palette(_ count: Int) -> [Record] {

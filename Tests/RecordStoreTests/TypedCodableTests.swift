@@ -1,8 +1,9 @@
 import Foundation
 @testable import RecordStore
 import Testing
+import TuningSupport
 
-@Suite("Typed records: Codable mapping")
+@Suite("Typed records: Codable mapping", .everyTuning)
 struct TypedCodableTests {
     let zone = ZoneID(zoneName: "Typed")
 

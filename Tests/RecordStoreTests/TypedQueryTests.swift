@@ -1,8 +1,9 @@
 import Foundation
 @testable import RecordStore
 import Testing
+import TuningSupport
 
-@Suite("Typed records: query builder")
+@Suite("Typed records: query builder", .everyTuning)
 struct TypedQueryTests {
     let zone = ZoneID(zoneName: "Typed")
 

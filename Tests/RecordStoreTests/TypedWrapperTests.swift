@@ -1,6 +1,7 @@
 import Foundation
 @testable import RecordStore
 import Testing
+import TuningSupport
 
 /// A wrapper in the style of the original Notes app.
 private struct NoteRecord: RecordWrapper {
@@ -22,7 +23,7 @@ private struct FolderRecord: RecordWrapper {
     init(record: Record) { self.record = record }
 }
 
-@Suite("Typed records: record wrappers")
+@Suite("Typed records: record wrappers", .everyTuning)
 struct TypedWrapperTests {
     @Test("typed getters read their kind and return nil for absent fields and other kinds")
     func accessors() {

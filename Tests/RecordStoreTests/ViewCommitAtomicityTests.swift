@@ -2,6 +2,7 @@ import Foundation
 @testable import RecordStore
 import Synchronization
 import Testing
+import TuningSupport
 
 /// How many events a view has folded in.
 struct EventCount: MaterializedView {
@@ -10,7 +11,7 @@ struct EventCount: MaterializedView {
     mutating func apply(_ event: ViewEvent) { count += 1 }
 }
 
-@Suite struct ViewCommitAtomicityTests {
+@Suite(.everyTuning) struct ViewCommitAtomicityTests {
     @Test("a reader of a live view sees whole commits, never part of one")
     func readersSeeWholeCommits() async throws {
         try await withTemporaryDatabase { database in
@@ -19,7 +20,7 @@ struct EventCount: MaterializedView {
             let done = Atomic<Bool>(false)
             let reader = Task.detached {
                 var seen: Set<Int> = []
-                while !done.load(ordering: .acquiring) { seen.insert(view.read { $0.count }) }
+                while !done.load(ordering: .acquiring) { seen.insert(await view.read { $0.count }) }
                 return seen
             }
             for commit in 0..<commits {
@@ -29,7 +30,7 @@ struct EventCount: MaterializedView {
             done.store(true, ordering: .releasing)
             let seen = await reader.value
             #expect(seen.allSatisfy { $0 % commitSize == 0 }, "counts seen: \(seen.sorted().filter { $0 % commitSize != 0 }.prefix(5))")
-            #expect(view.current.count == commitSize * commits)
+            #expect(await view.current.count == commitSize * commits)
         }
     }
 }

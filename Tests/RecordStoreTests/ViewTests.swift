@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import TuningSupport
 @testable import RecordStore
 import TestSupport
 
-@Suite struct ViewTests {
+@Suite(.everyTuning) struct ViewTests {
     /// Applies a random history of saves, updates, deletes (with cascades), zone creations and
     /// deletions, checking after every step that the live view equals the view rebuilt by replay.
     @Test("a live view equals the same view rebuilt from the log, over random histories", arguments: [1, 2, 3, 4, 5] as [UInt64])
@@ -46,11 +47,12 @@ import TestSupport
                 _ = try await database.modifyRecords(saving: saves, deleting: Array(deletes), atomically: false)
             }
             let replayed = try database.rebuild(NoteTexts.self)
-            #expect(live.current == replayed, "step \(step)")
+            #expect(await live.current == replayed, "step \(step)")
         }
-        let liveNotes = live.current.texts.values.reduce(0) { $0 + $1.count }
+        let liveNotes = await live.current.texts.values.reduce(0) { $0 + $1.count }
         let fetched = try await database.fetchZoneChanges(in: .default, since: nil).changedRecords.count
-        #expect(liveNotes > 0 && live.current.texts["_defaultZone"]?.count ?? 0 == fetched, "the view holds the store's notes")
+        let liveInZone = await live.current.texts["_defaultZone"]?.count ?? 0
+        #expect(liveNotes > 0 && liveInZone == fetched, "the view holds the store's notes")
         try database.removeTemporaryDirectory()
     }
 
@@ -72,10 +74,10 @@ import TestSupport
         _ = try await reopened.save(extra)
         try await reopened.delete(RecordID(recordName: "n3"))
         let view = try reopened.register(NoteTexts.self)
-        #expect(view.current == (try reopened.rebuild(NoteTexts.self)))
-        #expect(view.current.texts["_defaultZone"]?["later"] == "after the snapshot")
-        #expect(view.current.texts["_defaultZone"]?["n3"] == nil)
-        #expect(view.current.texts["_defaultZone"]?.count == 20)
+        #expect(await view.current == (try reopened.rebuild(NoteTexts.self)))
+        #expect(await view.current.texts["_defaultZone"]?["later"] == "after the snapshot")
+        #expect(await view.current.texts["_defaultZone"]?["n3"] == nil)
+        #expect(await view.current.texts["_defaultZone"]?.count == 20)
         try reopened.removeTemporaryDirectory()
     }
 
@@ -95,7 +97,7 @@ import TestSupport
 
         let reopened = try await Database(directory: directory, durability: .noSyncUnsafe)
         let view = try reopened.register(NoteTexts.self)
-        #expect(view.current.texts["_defaultZone"] == ["n": "kept"])
+        #expect(await view.current.texts["_defaultZone"] == ["n": "kept"])
         try reopened.removeTemporaryDirectory()
     }
 
@@ -149,7 +151,7 @@ struct UnsnapshottedTexts: MaterializedView {
     mutating func apply(_ event: ViewEvent) { inner.apply(event) }
 }
 
-@Suite struct ViewSnapshotOptOutTests {
+@Suite(.everyTuning) struct ViewSnapshotOptOutTests {
     @Test("a view that keeps no snapshot writes none and is rebuilt by replay when registered again")
     func optOut() async throws {
         let database = try await Database.temporary()
@@ -162,7 +164,7 @@ struct UnsnapshottedTexts: MaterializedView {
         #expect(!FileManager.default.fileExists(atPath: directory + "/snapshots/view-\(UnsnapshottedTexts.name).snapshot"))
         let reopened = try await Database(directory: directory, durability: .noSyncUnsafe)
         let view = try reopened.register(UnsnapshottedTexts.self)
-        #expect(view.current.inner.texts["_defaultZone"] == ["n": "from the log"])
+        #expect(await view.current.inner.texts["_defaultZone"] == ["n": "from the log"])
         try reopened.removeTemporaryDirectory()
     }
 }
@@ -192,7 +194,7 @@ struct UnhintedView: MaterializedView {
     mutating func willReplay(liveRecordsByType: [String: Int]) { hinted = true }
 }
 
-@Suite struct ViewReplayHintTests {
+@Suite(.everyTuning) struct ViewReplayHintTests {
     @Test("a replay tells the view how many live records of each type it will see, over every zone")
     func liveCountsByType() async throws {
         let database = try await Database.temporary()
@@ -211,7 +213,7 @@ struct UnhintedView: MaterializedView {
         #expect(rebuilt.hint == expected)
         #expect(rebuilt.replayed == 1)
         let registered = try database.register(ReplayHintRecorder.self)
-        #expect(registered.current.hint == expected)
+        #expect(await registered.current.hint == expected)
         try database.removeTemporaryDirectory()
     }
 

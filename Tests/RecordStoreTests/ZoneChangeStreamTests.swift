@@ -1,11 +1,12 @@
 import Foundation
 @testable import RecordStore
 import Testing
+import TuningSupport
 import TestSupport
 
 /// fetchZoneChanges with callbacks hands out, read in place, exactly the changes the paged
 /// fetch returns as records: same records in the same order, same deletions, same tokens.
-@Suite struct ZoneChangeStreamTests {
+@Suite(.everyTuning) struct ZoneChangeStreamTests {
     private let zone = ZoneID(zoneName: "Z")
 
     /// A random history of batches with updates, deletes and `.deleteSelf` cascades.

@@ -4,7 +4,8 @@ import Testing
 
 /// `MappedArray` reads its elements in place from a mapped file, never writes the file, and
 /// behaves like `Array` once it changes: copies are independent, growing keeps every element.
-@Suite struct MappedArrayTests {
+// Serialized: one test switches huge pages off for the process while another checks they are used.
+@Suite(.serialized) struct MappedArrayTests {
     /// A file holding `values` as they lie in memory, mapped.
     private static func mapped(_ values: [UInt64]) throws -> (MappedFile, path: String) {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("mapped-\(UUID().uuidString)").path
@@ -48,6 +49,22 @@ import Testing
         var grown = zeros
         grown.append(9)
         #expect(grown.count == (2 << 20) + 1 && grown.dropLast().allSatisfy { $0 == 0 } && grown.last == 9)
+    }
+
+    @Test("with huge pages switched off, a large array takes malloc's memory and behaves the same")
+    func largeArraysWithoutHugePages() throws {
+        HugePageAllocation.isEnabled = false
+        defer { HugePageAllocation.isEnabled = true }
+        #expect(HugePageAllocation.allocate(bytes: 8 << 20) == nil)
+        var array = MappedArray<UInt64>()
+        let count = (1 << 20) + 1
+        for index in 0..<count { array.append(UInt64(index) &* 3) }
+        var copy = array
+        copy[count - 1] = 1
+        #expect(array[count - 1] == UInt64(count - 1) &* 3 && copy[count - 1] == 1, "copies are independent")
+        #expect(array.elementsEqual((0..<count).lazy.map { UInt64($0) &* 3 }))
+        let zeros = MappedArray<UInt32>(repeating: 0, count: 2 << 20)
+        #expect(zeros.count == 2 << 20 && zeros.allSatisfy { $0 == 0 })
     }
 
     @Test("an array made over the same bytes as another, then dropped, leaves the other's changes alone")

@@ -5,12 +5,13 @@ import StorageKit
 /// Group commit: appenders that wrote before a sync starts are all made durable by it.
 ///
 /// Each write registers its file and gets a sequence number; `waitDurable` suspends until a sync
-/// that started after that write has finished. The first waiter to find no sync running leads:
-/// it runs the sync on its own thread — a lone writer pays one fdatasync and no thread hand-off.
-/// Waiters that arrive meanwhile park; if any are left when the leader's sync is done, the next
-/// sync runs on a queue, covering all of them at once, so N concurrent appenders cost about two
-/// fdatasyncs, not N. A failed sync poisons the committer: what reached the disk is unknown
-/// (fsync errors are not retryable), so every later write is refused.
+/// that started after that write has finished. Every fdatasync runs on the committer's own
+/// serial queue, never on the caller's thread (which is most often one of Swift concurrency's
+/// few cooperative threads, that a blocking syscall would take from every other task). The
+/// first waiter to find no sync running starts one; waiters that arrive meanwhile park, and if
+/// any are left when it is done the next sync covers all of them at once, so N concurrent
+/// appenders cost about two fdatasyncs, not N. A failed sync poisons the committer: what reached
+/// the disk is unknown (fsync errors are not retryable), so every later write is refused.
 final class GroupCommitter: Sendable {
     private struct State {
         var written: UInt64 = 0
@@ -71,11 +72,9 @@ final class GroupCommitter: Sendable {
                 state.syncing = true
                 return true
             }
-            // The leader syncs here, on its own thread, and resumes itself with the others; the
-            // waiters that came meanwhile are synced on the queue.
-            if lead, syncOnce() {
-                queue.async { while self.syncOnce() {} }
-            }
+            // The sync runs on the queue and resumes this waiter with the others it covers; the
+            // waiters that came meanwhile are covered by the next one.
+            if lead { queue.async { while self.syncOnce() {} } }
         }
     }
 
@@ -98,7 +97,8 @@ final class GroupCommitter: Sendable {
     /// Returns once the syncs already handed to the committer's queue have run (for tests).
     func waitForQueuedSyncs() { queue.sync {} }
 
-    /// Makes everything written so far durable, blocking the calling thread.
+    /// Makes everything written so far durable, blocking the calling thread (for `Log.sync()`
+    /// and closing, which are synchronous by contract).
     func syncNow() throws {
         let (target, files) = state.withLock { state in
             (state.written, state.dirty)

@@ -7,9 +7,9 @@ public struct PendingAppend: Sendable {
 
     /// Starts making the batch durable on a background thread and returns at once: a writer
     /// with work to do before it waits in ``durable()`` (applying a large commit to its state)
-    /// overlaps that work with the fdatasync instead of paying for both in turn. A lone writer
-    /// that has nothing to do in between should not call it: ``durable()`` alone syncs on the
-    /// caller's thread with no hand-off. Does nothing with `.noSyncUnsafe` durability.
+    /// overlaps that work with the fdatasync instead of paying for both in turn. A writer with
+    /// nothing to do in between gains nothing: ``durable()`` starts the same sync. Does nothing
+    /// with `.noSyncUnsafe` durability.
     package func startDurable() {
         committer?.syncSoon()
     }

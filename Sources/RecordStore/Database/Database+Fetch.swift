@@ -12,7 +12,7 @@ extension Database {
             do {
                 let zone = try zone(id.zoneID)
                 guard let entry = zone.records[id.recordName] else { throw RecordStoreError.unknownItem(id) }
-                results[id] = .success(try readRecord(name: id.recordName, entry: entry, zone: zone).keeping(desiredKeys))
+                results[id] = .success(try zone.record(named: id.recordName, at: entry).keeping(desiredKeys))
             } catch let error as RecordStoreError {
                 results[id] = .failure(error)
             }
@@ -26,21 +26,6 @@ extension Database {
     public func record(for id: RecordID, desiredKeys: [String]? = nil) async throws -> Record {
         guard let result = try await records(for: [id], desiredKeys: desiredKeys)[id] else { throw RecordStoreError.unknownItem(id) }
         return try result.get()
-    }
-
-    /// Reads the record saved at `entry.offset` from the zone's partition.
-    func readRecord(name: String, entry: RecordEntry, zone: ZoneState) throws -> Record {
-        var found: Record?
-        try zone.partition.forEachRecordInPlace(from: entry.offset, to: entry.offset + 1) { event in
-            if let value = event.value {
-                found = try RecordCodec.decode(value, recordID: RecordID(recordName: name, zoneID: zone.zoneID), zoneChecked: true)
-            }
-            return false
-        }
-        guard let found else {
-            throw RecordStoreError(.internalError, "The log holds no saved record \(name) at offset \(entry.offset) of zone \(zone.zoneID).")
-        }
-        return found
     }
 }
 

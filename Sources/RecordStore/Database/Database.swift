@@ -14,6 +14,29 @@ import StorageKit
 /// let saved = try await database.save(note)        // durable when it returns
 /// let changes = try await database.fetchZoneChanges(in: .default, since: nil)
 /// ```
+///
+/// ## Concurrency
+///
+/// A `Database` is `Sendable`: call it from any task. Its one concurrency story, below RecordStore
+/// included, uses these primitives and no others:
+/// - **One state lock** (`Mutex`, through `LockedValue`) per database, partition and cache,
+///   held only for work that never suspends: a commit plans, encodes, writes (`pwrite` into the
+///   page cache) and applies itself under the database's lock, so the state moves in log order.
+/// - **Continuations** for every wait a caller may have to make, so that waiting suspends a task
+///   and never blocks a cooperative thread: durability (the group committer), a view's queued
+///   folds (`ViewFeed`), zone and subscription changes (`AsyncLock`, a lock held across the
+///   durable write), and subscription streams (`AsyncStream`).
+/// - **Serial dispatch queues** for what must block or take long: every `fdatasync` runs on the
+///   group committer's queue, and a large commit's fold on each view's queue.
+/// - **Fork-join on a second core** (`SecondThread`, `ReplayPipeline`) for CPU work split in two:
+///   the caller does one half and then waits for the other, which already runs on a thread of
+///   its own — never for a task, a lock or I/O, so the wait is bounded by the work and cannot
+///   starve the cooperative pool. `CommitTuning.off` turns every split off.
+/// - **Atomics** for flags read on every request (closed) and process-wide switches.
+///
+/// `close()`, `checkpoint()` and `register(_:)` are synchronous by contract and do their disk
+/// work (checkpoint files, replay) on the caller's thread: call them at startup and shutdown, or
+/// from a thread of your own, not in a hot loop of tasks.
 public final class Database: Sendable {
     struct State: Sendable {
         var zones: [ZoneID: ZoneState] = [:]
@@ -53,6 +76,8 @@ public final class Database: Sendable {
     /// How the open rebuilt the current state.
     public var openReport: OpenReport { state.withLock { $0.openReport } }
     let logger: Logger
+    /// The performance tricks' thresholds, taken when the database opened.
+    let tuning: CommitTuning
 
     /// How many group syncs the log has run since the database was opened: concurrent commits
     /// share them, so under load this grows slower than the number of commits.
@@ -87,6 +112,7 @@ public final class Database: Sendable {
         self.maximumItemsPerRequest = max(1, maximumItemsPerRequest)
         self.checkpointAfterEvents = max(0, checkpointAfterEvents)
         self.logger = logger
+        tuning = CommitTuning.current
         var options = LogOptions(durability: durability)
         options.compression = .lz4
         log = try Log(directory: directory, options: options, logger: logger)

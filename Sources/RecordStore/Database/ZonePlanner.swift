@@ -40,7 +40,8 @@ struct ZonePlanner {
     let zoneID: ZoneID
     let policy: SavePolicy
     let now: Date
-    let database: Database
+    /// Where the two-thread planning threshold comes from.
+    let tuning: CommitTuning
 
     func plan(saving: [Record], deleting: [RecordID]) throws -> ZonePlan {
         var plan = ZonePlan(zoneID: zoneID)
@@ -58,7 +59,7 @@ struct ZonePlanner {
         }
         // Records are planned independently of each other (what they mean to each other is
         // checked below): a large request plans its second half on a second thread.
-        if saving.count >= Self.twoThreadItems {
+        if saving.count >= tuning.twoThreadPlanningItems {
             let half = saving.count / 2
             let (saves, failures) = try SecondThread.run({ [self] in
                 var saves: [ZonePlan.Save] = [], failures: [RecordID: RecordStoreError] = [:]
@@ -115,9 +116,6 @@ struct ZonePlanner {
         }
     }
 
-    /// From this many saves on, a request is planned on two threads, half each.
-    static let twoThreadItems = 256
-
     /// Plans `saving`, in order, appending each save planned to `saves` or filing its error.
     private func planSaves(
         _ saving: ArraySlice<Record>, zone: ZoneState, into saves: inout [ZonePlan.Save], failures: inout [RecordID: RecordStoreError]
@@ -161,7 +159,7 @@ struct ZonePlanner {
         case .ifServerRecordUnchanged, .changedKeys:
             // As CloudKit: only the keys edited locally are sent and written onto the server's
             // copy, so a record fetched with some desiredKeys does not erase the others.
-            let server = try database.readRecord(name: name, entry: existing, zone: zone)
+            let server = try zone.record(named: name, at: existing)
             // The tag of the version in the log (the entry keeps none): `<incarnation>-<offset>`.
             if policy == .ifServerRecordUnchanged, record.recordChangeTag != (server.recordChangeTag ?? "") {
                 throw RecordStoreError.serverRecordChanged(record.recordID, serverRecord: server)

@@ -126,22 +126,19 @@ extension Database {
             counts.merge(zone.records.liveRecordsByType, uniquingKeysWith: +)
         })
         try Self.replay(
-            zones, from: starts, saved: { view.apply(saved: $0) }, other: { view.apply($0) }, upcoming: { hooks.prefetch(&view, $0) })
+            zones, from: starts, pipelinedFrom: tuning.pipelinedReplayRecords, saved: { view.apply(saved: $0) }, other: { view.apply($0) }, upcoming: { hooks.prefetch(&view, $0) })
         hooks.didReplay(&view)
         return (view, fromSnapshot)
     }
 
-    /// From how many records on a replay reads and folds on two threads (``ReplayPipeline``);
-    /// below, the thread costs more than it saves.
-    static let pipelinedReplayMinimumRecords: Int64 = 16_384
-
     /// Calls `saved` with every record saved in `zones`, read in place, and `other` with the
     /// other view events, from each zone's start (else the partition's first offset), zone after
     /// zone by name. Not generic: called from `build` for any view type, it runs specialized,
-    /// with no type metadata looked up per event. Long replays read on a second thread, and tell
+    /// with no type metadata looked up per event. Replays of `minimumRecords` or more
+    /// (``CommitTuning/pipelinedReplayRecords``) read on a second thread, and tell
     /// `upcoming` the id of each save a few events before it is folded.
     static func replay(
-        _ zones: [ZoneState], from starts: [ZoneID: Int64], pipelinedFrom minimumRecords: Int64 = pipelinedReplayMinimumRecords,
+        _ zones: [ZoneState], from starts: [ZoneID: Int64], pipelinedFrom minimumRecords: Int64,
         saved: (StoredRecord) -> Void, other: (ViewEvent) -> Void, upcoming: (RecordID) -> Void = { _ in }
     ) throws {
         let zones = zones.sorted(by: { $0.zoneID.zoneName < $1.zoneID.zoneName })

@@ -14,19 +14,23 @@ public final class ViewHandle<View: MaterializedView>: Sendable {
         self.fromSnapshot = fromSnapshot
     }
 
-    /// The view as of the last commit that returned (or a later one).
+    /// The view as of the last commit that returned (or a later one). Suspends while a large
+    /// commit that returned is still being folded into the view.
     public var current: View {
-        feed.waitForFolds()
-        return box.withLock { $0 }
+        get async {
+            await feed.awaitFolds()
+            return box.withLock { $0 }
+        }
     }
 
     /// Reads the view without copying it, as of the last commit that returned (or a later one).
     ///
     /// `body` runs holding the view's lock, which commits need to fold into the view: it may read
     /// other views, but must not call the database (a commit waiting for this view would wait
-    /// for `body`, and `body` for the commit).
-    public func read<Result>(_ body: (borrowing View) throws -> Result) rethrows -> Result {
-        feed.waitForFolds()
+    /// for `body`, and `body` for the commit). Suspends first while a large commit that returned
+    /// is still being folded into the view.
+    public func read<Result>(_ body: (borrowing View) throws -> Result) async rethrows -> Result {
+        await feed.awaitFolds()
         return try box.withLock { try body($0) }
     }
 }
@@ -40,9 +44,12 @@ struct ViewSink: Sendable {
     /// The typed handle, for a second registration of the same view to share it.
     let handle: any Sendable
     /// Folds a commit's events, in order, under one hold of the view's lock (a reader sees a
-    /// commit whole or not at all): after the view's fold in flight, on the view's own thread
-    /// when the second argument is true, else now (``ViewFeed``).
-    let fold: @Sendable (_ events: [ViewEvent], _ inBackground: Bool) -> Void
+    /// commit whole or not at all): after the folds queued before it, on the view's own queue
+    /// when the second argument is true or folds are queued, else now (``ViewFeed``). Returns
+    /// whether the fold was queued.
+    let fold: @Sendable (_ events: [ViewEvent], _ inBackground: Bool) -> Bool
+    /// Hands the view's commits over (``ViewFeed``): a writer awaits its queued folds there.
+    let feed: ViewFeed
     /// Takes the view as it is now (a copy-on-write copy, under the view's lock) and returns what
     /// writes its snapshot into the store's directory, for its store ID and zone positions: the
     /// writing runs after the database's lock is released, while commits go on.
@@ -59,11 +66,16 @@ struct ViewSink: Sendable {
                     for event in events { view.apply(event) }
                 }
             }
-            // A small commit's fold forms no escaping closure: it runs on every commit.
-            if inBackground { handle.feed.foldInBackground(apply) } else { handle.feed.foldNow(apply) }
+            // A small commit's fold forms no escaping closure when nothing is queued: it runs on
+            // every commit.
+            if !inBackground, handle.feed.foldNowIfIdle(apply) { return false }
+            handle.feed.foldInBackground(apply)
+            return true
         }
+        feed = handle.feed
         takeSnapshot = {
-            let view = handle.current
+            handle.feed.waitForFoldsBlocking()
+            let view = handle.box.withLock { $0 }
             if let mapped = view as? any MappedSnapshotView {
                 return { directory, storeID, zones in try Database.writeMappedSnapshot(mapped, directory: directory, storeID: storeID, zones: zones) }
             }

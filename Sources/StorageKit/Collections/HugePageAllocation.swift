@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Synchronization
 
 /// Heap storage for large ``MappedArray``s: an anonymous mapping of its own, aligned to 2 MiB
 /// and marked for transparent huge pages.
@@ -15,12 +16,20 @@ import Glibc
     @usableFromInline package static let hugePageBytes = 2 << 20
     /// From this many bytes on, an array gets a mapping of its own.
     @usableFromInline package static let minimumBytes = 4 << 20
+    private static let enabled = Atomic<Bool>(true)
+
+    /// Whether large arrays get huge pages; when false ``allocate(bytes:)`` refuses and arrays
+    /// take `malloc`'s memory. The process's choice (a test switches it off to run the plain path).
+    package static var isEnabled: Bool {
+        get { enabled.load(ordering: .relaxed) }
+        set { enabled.store(newValue, ordering: .relaxed) }
+    }
 
     /// Zeroed memory for at least `bytes` bytes, 2 MiB-aligned, and its size (whole 2 MiB
     /// pages); nil when the system refuses the mapping (the caller falls back to `malloc`).
     @usableFromInline package static func allocate(bytes: Int) -> (pointer: UnsafeMutableRawPointer, bytes: Int)? {
         #if os(Linux)
-        guard bytes > 0, bytes <= Int.max / 2 else { return nil }
+        guard isEnabled, bytes > 0, bytes <= Int.max / 2 else { return nil }
         let size = (bytes + hugePageBytes - 1) & ~(hugePageBytes - 1)
         let reserved = size + hugePageBytes
         guard let raw = mmap(nil, reserved, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), raw != MAP_FAILED else {

@@ -1,0 +1,170 @@
+import Foundation
+import RecordLog
+
+/// One zone's part of a `modifyRecords` call as it moves through the commit pipeline: each step
+/// fills in what it makes.
+///
+/// The steps, in order (``Database/modifyRecords(saving:deleting:savePolicy:atomically:)``):
+/// 1. **plan** — check every item against the zone's live records (``ZonePlanner``);
+/// 2. **encode** — the plan as one Kafka batch, change tags set from the offsets it will get;
+/// 3. **write** — append the batch (not yet durable), then fold it into the views, apply it to
+///    the zone's state and file each item's result: steps 1–3 run under the database's lock, so
+///    the state moves in log order;
+/// 4. **publish** — outside the lock, await durability (concurrent commits share one fdatasync),
+///    then tell the subscriptions.
+///
+/// Which of these run on a second thread or overlap another is ``CommitTuning``'s choice, read
+/// in one place per trick.
+struct ZoneCommit: Sendable {
+    var plan: ZonePlan
+    /// The encoded batch, from step 2 until step 3 writes it; nil for a plan with nothing to write.
+    var batch: EncodedBatch?
+    /// The written batch's durability, from step 3.
+    var pending: PendingAppend?
+    /// What the commit changed, for subscriptions, from step 3.
+    var changes: [RecordChange] = []
+    /// The views whose fold of this commit was queued rather than run at once, from step 3.
+    var queuedFolds: [ViewFeed] = []
+
+    init(plan: ZonePlan) { self.plan = plan }
+
+    var itemCount: Int { plan.saves.count + plan.deletes.count }
+}
+
+extension Database {
+    /// Step 1: plans each zone's part of the request against its live records.
+    func plan(_ requests: [ZoneRequest], policy: SavePolicy, now: Date, zones: [ZoneID: ZoneState]) throws -> [ZoneCommit] {
+        try requests.map { request in
+            let planner = ZonePlanner(zone: zones[request.zoneID], zoneID: request.zoneID, policy: policy, now: now, tuning: tuning)
+            return ZoneCommit(plan: try planner.plan(saving: request.saving, deleting: request.deleting))
+        }
+    }
+
+    /// For an atomic request: throws `partialFailure` naming each failed item's error and
+    /// `batchRequestFailed` for every other item, when any item failed.
+    static func refuseIfAnyFailed(_ commits: [ZoneCommit], saving: [Record], deleting: [RecordID]) throws {
+        guard commits.contains(where: { !$0.plan.failures.isEmpty }) else { return }
+        var errors: [RecordID: RecordStoreError] = [:]
+        for commit in commits { errors.merge(commit.plan.failures) { first, _ in first } }
+        for id in saving.map(\.recordID) + deleting where errors[id] == nil {
+            errors[id] = RecordStoreError.batchRequestFailed(id)
+        }
+        throw RecordStoreError.partialFailure(errors, atomic: true)
+    }
+
+    /// Step 2: encodes a zone's plan as one batch, setting each save's change tag from the offset
+    /// it will get (the caller holds the lock until the batch is written) and clearing its
+    /// changed keys. The plan is changed in place: no record is copied between planning and
+    /// writing but into the results.
+    func encode(_ commit: inout ZoneCommit, state: inout State) throws {
+        guard !commit.plan.isEmpty, let zone = state.zones[commit.plan.zoneID] else { return }
+        var builder = state.commitBuffers.takeBuilder()
+        defer { state.commitBuffers.recycle(builder) }
+        let firstOffset = zone.partition.endOffset
+        commit.plan.firstOffset = firstOffset
+        // One timestamp for the whole commit: it is one atomic event in time.
+        let timestamp = RecordBatchBuilder.now()
+        for index in commit.plan.saves.indices {
+            let changeTag = ChangeTag.make(incarnation: zone.incarnation, offset: firstOffset + Int64(index))
+            commit.plan.saves[index].record.recordChangeTag = changeTag
+            commit.plan.saves[index].record.clearChangedKeys()
+            state.commitBuffers.value.removeAll(keepingCapacity: true)
+            // The planner validated the record (a merged update is the server's valid copy with
+            // the caller's validated keys); only the size is checked again, as encoded.
+            try RecordCodec.encodeValidated(
+                commit.plan.saves[index].record, into: &state.commitBuffers.value, bound: commit.plan.saves[index].sizeBound)
+            builder.append(
+                key: commit.plan.saves[index].record.recordID.recordName, value: state.commitBuffers.value,
+                headers: state.commitBuffers.headers.saveHeaders(recordType: commit.plan.saves[index].record.recordType, changeTag: changeTag),
+                timestamp: timestamp)
+        }
+        for delete in commit.plan.deletes {
+            builder.append(key: delete.name, value: nil, headers: state.commitBuffers.headers.deleteHeaders(recordType: delete.recordType), timestamp: timestamp)
+        }
+        let batch = try builder.encode(
+            compression: log.options.compression, reusing: state.commitBuffers.takeBatchBytes(), twoThreadsFrom: tuning.twoThreadCompressionBytes)
+        guard batch.bytes.count <= log.options.maxBatchBytes else {
+            throw RecordStoreError(
+                .limitExceeded,
+                "The request's records in zone \(commit.plan.zoneID) add up to \(batch.bytes.count) bytes, over the \(log.options.maxBatchBytes)-byte limit of one commit; split the request.")
+        }
+        commit.batch = batch
+    }
+
+    /// Step 3: writes a zone's batch (not yet durable), folds it into the views, applies it to the
+    /// zone's state and files each item's outcome in `results`.
+    func write(_ commit: inout ZoneCommit, results: inout ModifyResult, state: inout State) throws {
+        fileFailures(commit.plan, into: &results)
+        // The zone is taken out of the dictionary while it changes, so its tables change in place.
+        guard let batch = commit.batch.take(), var zone = state.zones.removeValue(forKey: commit.plan.zoneID) else { return }
+        defer { state.zones[commit.plan.zoneID] = zone }
+        let large = commit.itemCount >= tuning.largeCommitItems
+        let pending = try zone.partition.appendWithoutWaiting(batch)
+        commit.pending = pending
+        // Written: its memory serves the next commit, and a large commit's fdatasync runs while
+        // it is applied below.
+        state.commitBuffers.recycle(batch)
+        if large { pending.startDurable() }
+        commit.queuedFolds = fold(commit.plan, into: state.views, inBackground: large)
+        commit.changes = apply(commit.plan, to: &zone, results: &results)
+    }
+
+    /// Files the items the plan refused.
+    private func fileFailures(_ plan: borrowing ZonePlan, into results: inout ModifyResult) {
+        guard !plan.failures.isEmpty else { return }
+        let requestedDeletes = Set(plan.requestedDeletes)
+        for (id, error) in plan.failures {
+            if requestedDeletes.contains(id) { results.deleteResults[id] = .failure(error) } else { results.saveResults[id] = .failure(error) }
+        }
+    }
+
+    /// Hands the views the whole commit at once; a large commit's fold runs on each view's own
+    /// queue while this one applies it to the state and returns (``ViewFeed``). Returns the
+    /// feeds of the views whose fold was queued.
+    private func fold(_ plan: borrowing ZonePlan, into views: [ViewSink], inBackground: Bool) -> [ViewFeed] {
+        guard !views.isEmpty else { return [] }
+        var events: [ViewEvent] = []
+        events.reserveCapacity(plan.saves.count + plan.deletes.count)
+        for index in plan.saves.indices { events.append(.saved(plan.saves[index].record)) }
+        for delete in plan.deletes {
+            events.append(.deleted(RecordID(recordName: delete.name, zoneID: plan.zoneID), recordType: delete.recordType))
+        }
+        var queued: [ViewFeed] = []
+        for view in views where view.fold(events, inBackground) { queued.append(view.feed) }
+        return queued
+    }
+
+    /// Applies a written plan to the zone's key index and field indexes, files each item's
+    /// success, and returns the changes for subscriptions.
+    private func apply(_ plan: borrowing ZonePlan, to zone: inout ZoneState, results: inout ModifyResult) -> [RecordChange] {
+        var changes: [RecordChange] = []
+        changes.reserveCapacity(plan.saves.count + plan.deletes.count)
+        for index in plan.saves.indices {
+            let record = plan.saves[index].record
+            zone.applySave(
+                record, offset: plan.firstOffset + Int64(index), targets: plan.saves[index].targets, nameHash: plan.saves[index].nameHash)
+            results.saveResults[record.recordID] = .success(record)
+            changes.append(.saved(record, created: plan.saves[index].isNew))
+        }
+        // Requests delete few records or many: a set keeps telling them apart linear.
+        let requestedDeletes = plan.requestedDeletes.isEmpty ? [] : Set(plan.requestedDeletes)
+        for delete in plan.deletes {
+            zone.applyDelete(name: delete.name)
+            let id = RecordID(recordName: delete.name, zoneID: plan.zoneID)
+            if requestedDeletes.contains(id) { results.deleteResults[id] = .success(()) }
+            changes.append(.deleted(id, recordType: delete.recordType))
+        }
+        return changes
+    }
+
+    /// Step 4, after the lock: awaits each written commit's durability, then tells the
+    /// subscriptions what it changed, then lets the views that queued its fold catch up to at
+    /// most that fold (so that a writer never runs more than a commit ahead of a view).
+    func publish(_ commits: [ZoneCommit]) async throws {
+        for commit in commits { try await commit.pending?.durable() }
+        for commit in commits where commit.pending != nil { subscriptions.publish(commit.changes) }
+        for commit in commits {
+            for feed in commit.queuedFolds { await feed.awaitFolds(leaving: 1) }
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import StorageKit
+
+/// Every performance trick of the commit and replay paths, each with its threshold, in one place.
+///
+/// None of them changes a byte written or a result returned: each moves work to a second thread,
+/// overlaps it with other work, or backs memory differently. Each one's reason and measurements
+/// are in BENCHMARKS.md ("Figures behind the code"). Set a threshold to `.max` to switch its trick
+/// off; ``off`` switches off every one, ``always`` forces every one on even for one record. The
+/// test suites run with ``off``, ``standard`` and ``always`` and must pass all three ways.
+///
+/// A database takes the tuning current when it opens (``current``, a task-local value that tests
+/// set; apps get ``standard``).
+package struct CommitTuning: Sendable, Equatable {
+    /// From this many items on, a commit starts its fdatasync as soon as its batch is written
+    /// (overlapping it with applying the commit to the state) and folds it into each view on the
+    /// view's own thread (``ViewFeed``). For a smaller commit the thread hand-offs cost more
+    /// than they overlap.
+    package var largeCommitItems: Int
+    /// From this many saves on, a zone's saves are planned on two threads, half each.
+    package var twoThreadPlanningItems: Int
+    /// From this many bytes of records on, a batch is LZ4-compressed on two threads, half of its
+    /// blocks each; the bytes are the same as on one.
+    package var twoThreadCompressionBytes: Int
+    /// From this many records on, a view's replay reads the log on a second thread while it folds
+    /// (``ReplayPipeline``).
+    package var pipelinedReplayRecords: Int64
+
+    package init(largeCommitItems: Int, twoThreadPlanningItems: Int, twoThreadCompressionBytes: Int, pipelinedReplayRecords: Int64) {
+        self.largeCommitItems = largeCommitItems
+        self.twoThreadPlanningItems = twoThreadPlanningItems
+        self.twoThreadCompressionBytes = twoThreadCompressionBytes
+        self.pipelinedReplayRecords = pipelinedReplayRecords
+    }
+
+    /// The thresholds measured best on the benchmark's workloads.
+    package static let standard = CommitTuning(
+        largeCommitItems: 64, twoThreadPlanningItems: 256, twoThreadCompressionBytes: 256 << 10, pipelinedReplayRecords: 16_384)
+
+    /// Every trick off: each commit and replay runs on the calling thread, in the plainest order.
+    package static let off = CommitTuning(
+        largeCommitItems: .max, twoThreadPlanningItems: .max, twoThreadCompressionBytes: .max, pipelinedReplayRecords: .max)
+
+    /// Every trick on from the smallest request it can split (two saves plan on two threads; two
+    /// LZ4 blocks compress on two).
+    package static let always = CommitTuning(
+        largeCommitItems: 1, twoThreadPlanningItems: 2, twoThreadCompressionBytes: 0, pipelinedReplayRecords: 1)
+
+    /// The tuning a database opened now takes: ``standard`` unless a test set another.
+    @TaskLocal package static var current = CommitTuning.standard
+
+    /// Whether large in-memory tables (the key index's, views') are backed by huge pages
+    /// (``HugePageAllocation``). Unlike the thresholds above this is the process's choice, not a
+    /// database's: a table grows on whichever thread folds into it, and the memory it has is
+    /// kept. On by default.
+    package static var usesHugePages: Bool {
+        get { HugePageAllocation.isEnabled }
+        set { HugePageAllocation.isEnabled = newValue }
+    }
+}
