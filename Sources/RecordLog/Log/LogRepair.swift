@@ -91,7 +91,7 @@ extension Log {
     }
 }
 
-/// Finds a partition's first damaged batch — what the writer's open refuses (`InvalidBytes`) —
+/// Finds a partition's first damaged batch — what the writer's open refuses (`LogSegment.validate`) —
 /// and cuts the log there. A torn tail or preallocated zeros are left to the next open.
 private struct PartitionRepairer {
     let store: String
@@ -117,15 +117,11 @@ private struct PartitionRepairer {
             if base != expected {
                 damage = (0, "segment starts at offset \(base), expected \(expected)")
             } else {
-                let outcome = try scanner.scan(from: 0, expectedOffset: base) { _, _, _ in }
-                expected = outcome.nextOffset
-                damage = try outcome.problem.flatMap { position, problem in
-                    let verdict = try InvalidBytes.classify(
-                        expectedOffset: outcome.nextOffset, durableOffset: durable,
-                        laterData: try later.contains { try OpenFile(path: segmentPath($0), writable: false).size() > 0 },
-                        writerLive: false,
-                        validFollows: { try scanner.firstValidBatch(from: position) != nil },
-                        allZeros: { try PartitionLoader.isAllZero(file, from: position, to: size) })
+                let validation = try LogSegment.validate(
+                    file: file, baseOffset: base, durableOffset: durable, writerLive: false, maxBatchBytes: options.maxBatchBytes,
+                    laterData: { try later.contains { try OpenFile(path: segmentPath($0), writable: false).size() > 0 } })
+                expected = validation.outcome.nextOffset
+                damage = validation.invalid.flatMap { position, problem, verdict in
                     guard case .corruption(let why) = verdict else { return nil }
                     return (position, "\(problem.description); \(why)")
                 }
@@ -153,7 +149,7 @@ private struct PartitionRepairer {
     }
 
     private func segmentPath(_ base: Int64) -> String {
-        FileSystem.join(directory, SegmentName.stem(base) + SegmentName.logSuffix)
+        LogSegment.path(directory: directory, baseOffset: base)
     }
 
     private func cut(

@@ -2,7 +2,7 @@ import StorageKit
 extension Partition {
     /// A consistent view of the segments for one read; appends continue meanwhile.
     private struct Snapshot {
-        var segments: [SegmentState]
+        var segments: [LogSegment]
         var start: Int64 { segments.first?.baseOffset ?? 0 }
         var end: Int64 { segments.last?.nextOffset ?? 0 }
     }
@@ -23,67 +23,12 @@ extension Partition {
             guard offset >= view.start, offset <= view.end else {
                 throw LogError.offsetOutOfRange(offset: offset, start: view.start, end: view.end)
             }
-            guard var index = view.segments.lastIndex(where: { $0.baseOffset <= offset }) else { return [] }
-            var batches: [RecordBatch] = []
-            var budget = maxBytes
-            var position = view.segments[index].indexer.offsetIndex.startPosition(for: offset - view.segments[index].baseOffset)
-            var expected: Int64?  // the next base offset, once a batch was read
-            var chunk: [UInt8] = []
-            var chunkStart: Int64 = 0
-            while index < view.segments.count, batches.isEmpty || budget > 0 {
-                let segment = view.segments[index]
-                guard position < segment.size else {
-                    index += 1
-                    position = 0
-                    chunk = []
-                    continue
-                }
-                let readSize = { (atLeast: Int) in
-                    Int(min(segment.size - position, Int64(max(atLeast, budget, 64 << 10))))
-                }
-                func corrupt(_ problem: BatchProblem) -> LogError {
-                    .corruptBatch(file: segment.path, position: position, offset: expected ?? offset, reason: problem.description)
-                }
-                var local = Int(position - chunkStart)
-                if chunk.isEmpty || local < 0 || chunk.count - local < RecordBatchHeader.logOverhead {
-                    chunk = try segment.file.read(at: position, count: readSize(RecordBatchHeader.logOverhead))
-                    chunkStart = position
-                    local = 0
-                }
-                let available = chunk.count - local
-                guard available >= RecordBatchHeader.logOverhead,
-                    let declared = chunk.withUnsafeBytes({ ByteReader($0).getInteger(at: local + 8, as: Int32.self) })
-                else { throw corrupt(.incomplete(available: available, needed: RecordBatchHeader.logOverhead)) }
-                let total = RecordBatchHeader.logOverhead + Int(declared)
-                guard declared >= Int32(RecordBatchHeader.size - RecordBatchHeader.logOverhead), total <= options.maxBatchBytes,
-                    position + Int64(total) <= segment.size
-                else { throw corrupt(.badLength(declared)) }
-                if available < total {
-                    chunk = try segment.file.read(at: position, count: readSize(total))
-                    chunkStart = position
-                    local = 0
-                    guard chunk.count >= total else { throw corrupt(.incomplete(available: chunk.count, needed: total)) }
-                }
-                let checked = chunk.withUnsafeBytes {
-                    BatchValidation.check(
-                        UnsafeRawBufferPointer(rebasing: $0[local..<(local + total)]), maxBatchBytes: options.maxBatchBytes,
-                        expectedBaseOffset: expected)
-                }
-                let header: RecordBatchHeader
-                switch checked {
-                case .success(let valid): header = valid
-                case .failure(let problem): throw corrupt(problem)
-                }
-                if header.lastOffset >= offset {
-                    // The budget is a cap: only the first batch may exceed it.
-                    guard batches.isEmpty || total <= budget else { break }
-                    batches.append(RecordBatch(validated: header, bytes: chunk[local..<(local + total)]))
-                    budget -= total
-                }
-                expected = header.lastOffset + 1
-                position += Int64(total)
+            guard let first = view.segments.lastIndex(where: { $0.baseOffset <= offset }) else { return [] }
+            var fetch = LogSegment.Fetch(offset: offset, maxBytes: maxBytes)
+            for segment in view.segments[first...] where fetch.wantsMore {
+                try segment.read(into: &fetch, maxBatchBytes: options.maxBatchBytes)
             }
-            return batches
+            return fetch.batches
         }
     }
 
@@ -172,14 +117,8 @@ extension Partition {
     public func offset(forTimestamp timestamp: Int64) throws -> Int64 {
         return try LogError.translating {
             let view = snapshot()
-            guard let segmentIndex = view.segments.firstIndex(where: { $0.indexer.maxTimestamp >= timestamp }) else {
-                return view.end
-            }
-            let segment = view.segments[segmentIndex]
-            var from = segment.baseOffset
-            if let entry = segment.indexer.timeIndex.lastEntry(before: timestamp) {
-                from = segment.baseOffset + Int64(entry.relativeOffset) + 1
-            }
+            guard let segment = view.segments.first(where: { $0.maxTimestamp >= timestamp }) else { return view.end }
+            let from = segment.searchStart(forTimestamp: timestamp)
             var found: Int64 = view.end
             try forEachRecord(from: from, to: view.end) { record in
                 if record.timestamp >= timestamp {

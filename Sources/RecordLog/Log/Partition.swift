@@ -15,7 +15,7 @@ import Synchronization
 /// ```
 public final class Partition: Sendable {
     struct State: Sendable {
-        var segments: [SegmentState]
+        var segments: [LogSegment]
         /// Offsets below this are durable and indexed on disk.
         var recoveryPoint: Int64
         var closed = false
@@ -38,7 +38,7 @@ public final class Partition: Sendable {
     let durableEnd: DurableEndFile?
 
     init(
-        name: String, directory: String, segments: [SegmentState], recoveryPoint: Int64, options: LogOptions,
+        name: String, directory: String, segments: [LogSegment], recoveryPoint: Int64, options: LogOptions,
         committer: GroupCommitter, batchCache: BatchCache, storeLock: StoreLock?, durableEnd: DurableEndFile?, logger: Logger
     ) {
         self.durableEnd = durableEnd
@@ -64,18 +64,14 @@ public final class Partition: Sendable {
     /// The largest record timestamp, nil for an empty partition.
     public var lastTimestamp: Int64? {
         state.withLock { state in
-            let stamps = state.segments.map(\.indexer.maxTimestamp).filter { $0 >= 0 }
+            let stamps = state.segments.map(\.maxTimestamp).filter { $0 >= 0 }
             return stamps.max()
         }
     }
 
     /// The segments, oldest first.
     public var segments: [SegmentInfo] {
-        state.withLock { state in
-            state.segments.map {
-                SegmentInfo(path: $0.path, baseOffset: $0.baseOffset, nextOffset: $0.nextOffset, size: $0.size)
-            }
-        }
+        state.withLock { $0.segments.map(\.info) }
     }
 
     var recoveryPoint: Int64 { state.withLock { $0.recoveryPoint } }
@@ -139,87 +135,20 @@ public final class Partition: Sendable {
             }
             guard var active = state.segments.popLast() else { throw LogError.closed }
             defer { state.segments.append(active) }
-            let baseOffset = active.nextOffset
-            let position = active.size
-            try preallocate(&active, through: position + Int64(batch.bytes.count))
-            // The base offset is outside the CRC: write it in front of the encoded bytes, one syscall.
-            var baseField = baseOffset.bigEndian
-            do {
-                try withUnsafeBytes(of: &baseField) { base in
-                    try batch.bytes.withUnsafeBytes { encoded in
-                        try active.file.write(
-                            [base, UnsafeRawBufferPointer(rebasing: encoded[8...])], at: position)
-                    }
-                }
-            } catch {
-                // Best effort: leave no partial batch behind (zeros, as preallocated, are harmless).
-                if active.allocated > position {
-                    try? active.file.write([UInt8](repeating: 0, count: batch.bytes.count), at: position)
-                } else {
-                    try? active.file.truncate(to: position)
-                }
-                throw error
-            }
-            guard let header = batch.bytes.withUnsafeBytes({ RecordBatchHeader(parsing: $0) }) else {
-                throw LogError.malformedBatch(reason: "encoded batch has no header")
-            }
-            var placed = header
-            placed.baseOffset = baseOffset
-            active.indexer.didAppend(placed, at: position)
-            active.size += Int64(batch.bytes.count)
-            active.nextOffset = placed.lastOffset + 1
-            if active.firstTimestamp == nil { active.firstTimestamp = batch.firstTimestamp }
-            let sequence = committer.registerWrite(
-                to: active.file, mark: durableEnd,
-                end: DurableEnd(segmentBase: active.baseOffset, position: active.size, nextOffset: active.nextOffset))
-            return (baseOffset..<active.nextOffset, sequence, rolled)
+            let offsets = try active.append(
+                batch, preallocationBytes: options.preallocationBytes, segmentBytes: options.effectiveSegmentBytes)
+            let sequence = committer.registerWrite(to: active.file, mark: durableEnd, end: active.end)
+            return (offsets, sequence, rolled)
         }
     }
 
-    /// Writes zeros ahead of the appends so that the next ones do not grow the file.
-    private func preallocate(_ segment: inout SegmentState, through end: Int64) throws {
-        guard options.preallocationBytes > 0, end > segment.allocated else { return }
-        let limit = max(end, Int64(options.effectiveSegmentBytes))
-        let target = min(max(end, segment.allocated + Int64(options.preallocationBytes)), limit)
-        let start = max(segment.allocated, segment.size)
-        guard target > start else { return }
-        // From one shared run of zeros: a fresh megabyte array per call cost page
-        // faults and a memset on every preallocation.
-        var position = start
-        while position < target {
-            let count = Int(min(target - position, Int64(Self.zeros.count)))
-            try Self.zeros.withUnsafeBytes { zeros in
-                try segment.file.write([UnsafeRawBufferPointer(rebasing: zeros[0..<count])], at: position)
-            }
-            position += Int64(count)
-        }
-        segment.allocated = target
-    }
-
-    /// Zeros written ahead of the active segment's end, in pieces of at most this size.
-    private static let zeros = [UInt8](repeating: 0, count: 1 << 20)
-
-    /// Cuts the zeros written ahead of the valid batches.
-    private func trimPreallocation(_ segment: inout SegmentState) throws {
-        guard segment.allocated > segment.size else { return }
-        try segment.file.truncate(to: segment.size)
-        segment.allocated = segment.size
-    }
-
-    /// Seals the active segment (synced, indexes written) and starts a new one at the end offset.
+    /// Seals the active segment and starts a new one at the end offset.
     private func roll(_ state: inout State) throws {
-        guard var active = state.segments.popLast() else { throw LogError.closed }
-        defer { state.segments.append(active) }
-        try trimPreallocation(&active)
-        try active.file.syncData()
-        try publishDurable(active)
-        active.indexer.seal()
-        try active.writeIndexFiles(directory: directory)
-        let next = try PartitionFiles.createSegment(
-            directory: directory, baseOffset: active.nextOffset, intervalBytes: options.indexIntervalBytes)
-        state.recoveryPoint = active.nextOffset
-        state.segments.append(active)
-        active = next
+        try sealActive(&state)
+        guard let last = state.segments.last else { throw LogError.closed }
+        let next = try LogSegment.create(directory: directory, baseOffset: last.nextOffset, indexIntervalBytes: options.indexIntervalBytes)
+        state.recoveryPoint = last.nextOffset
+        state.segments.append(next)
         logger.debug("rolled segment", metadata: ["partition": "\(name)", "baseOffset": "\(next.baseOffset)"])
     }
 
@@ -228,23 +157,26 @@ public final class Partition: Sendable {
         try state.withLock { state in
             guard !state.closed else { return }
             state.closed = true
-            guard var active = state.segments.popLast() else { return }
-            defer { state.segments.append(active) }
-            if !options.readOnly {
-                try trimPreallocation(&active)
-                try active.file.syncData()
-                try publishDurable(active)
-                active.indexer.seal()
-                try active.writeIndexFiles(directory: directory)
-                state.recoveryPoint = active.nextOffset
-            }
+            guard !options.readOnly, let active = state.segments.last else { return }
+            try sealActive(&state)
+            state.recoveryPoint = active.nextOffset
         }
     }
 
+    /// Flushes the active segment (zeros written ahead cut, synced), publishes it as the durable
+    /// end and seals it (index files written).
+    private func sealActive(_ state: inout State) throws {
+        guard var active = state.segments.popLast() else { throw LogError.closed }
+        defer { state.segments.append(active) }
+        try active.flush()
+        try publishDurable(active)
+        try active.seal(writingIndexFiles: true)
+    }
+
     /// Publishes a segment that was just synced whole as the durable end, and syncs the mark.
-    private func publishDurable(_ segment: SegmentState) throws {
+    private func publishDurable(_ segment: LogSegment) throws {
         guard let durableEnd else { return }
-        durableEnd.publish(DurableEnd(segmentBase: segment.baseOffset, position: segment.size, nextOffset: segment.nextOffset))
+        durableEnd.publish(segment.end)
         try durableEnd.sync()
     }
 }

@@ -1,18 +1,8 @@
 import StorageKit
-/// Creating a partition's files: its directory, name file and segments.
+/// Creating a partition's files: its directory with its name file and first segment.
 enum PartitionFiles {
     /// The file in a partition directory holding the zone's exact name, UTF-8.
     static let zoneNameFile = "zone.name"
-
-    /// Creates an empty segment file (0600) and makes its directory entry durable.
-    static func createSegment(directory: String, baseOffset: Int64, intervalBytes: Int) throws -> SegmentState {
-        let path = FileSystem.join(directory, SegmentName.stem(baseOffset) + SegmentName.logSuffix)
-        let file = try OpenFile(path: path, writable: true, create: true, exclusive: true)
-        try FileSystem.syncDirectory(directory)
-        return SegmentState(
-            baseOffset: baseOffset, file: file, size: 0, allocated: 0, nextOffset: baseOffset, firstTimestamp: nil,
-            indexer: SegmentIndexer(baseOffset: baseOffset, intervalBytes: intervalBytes))
-    }
 
     /// Creates a partition directory atomically: it is built under a temporary name holding the
     /// zone name file and an empty first segment, then renamed into place.
@@ -25,7 +15,7 @@ enum PartitionFiles {
             path: FileSystem.join(temporary, zoneNameFile), writable: true, create: true, exclusive: true)
         try nameFile.write(Array(zone.utf8), at: 0)
         try nameFile.syncData()
-        _ = try createSegment(directory: temporary, baseOffset: 0, intervalBytes: 4096)
+        _ = try LogSegment.create(directory: temporary, baseOffset: 0, indexIntervalBytes: 4096)
         try FileSystem.rename(temporary, final)
         try FileSystem.syncDirectory(zonesDirectory)
         return final

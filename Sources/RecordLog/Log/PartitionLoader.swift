@@ -1,11 +1,12 @@
 import Logging
 import StorageKit
 
-/// Opens a partition directory: finds its segments, loads the indexes of the segments below the
-/// recovery point, and validates every batch from the recovery point on. Invalid bytes are
-/// judged by `InvalidBytes`: a torn tail (beyond the durable point, nothing valid after it) is
-/// cut away; damage to durable batches, or followed by valid data, stops the open with the file,
-/// position and offset.
+/// Opens a partition directory (Kafka's `LogLoader`): finds its segments, opens the sealed ones
+/// below the recovery point with their index files, and recovers every segment from the recovery
+/// point on (`LogSegment.recover`: every batch validated, invalid bytes judged by
+/// `InvalidBytes`: a torn tail — beyond the durable point, nothing valid after it — is cut away;
+/// damage to durable batches, or followed by valid data, stops the open with the file, position
+/// and offset).
 struct PartitionLoader {
     let directory: String
     let options: LogOptions
@@ -13,7 +14,7 @@ struct PartitionLoader {
 
     struct Loaded {
         var zone: String
-        var segments: [SegmentState]
+        var segments: [LogSegment]
         var recoveryPoint: Int64
     }
 
@@ -27,29 +28,37 @@ struct PartitionLoader {
         if bases.isEmpty {
             guard !options.readOnly else { return Loaded(zone: zone, segments: [], recoveryPoint: 0) }
             bases = [0]
-            _ = try PartitionFiles.createSegment(directory: directory, baseOffset: 0, intervalBytes: options.indexIntervalBytes)
+            _ = try LogSegment.create(directory: directory, baseOffset: 0, indexIntervalBytes: options.indexIntervalBytes)
         }
         let recoveryPoint = checkpoint ?? 0
         let durable = max(recoveryPoint, mark?.nextOffset ?? 0)
-        var segments: [SegmentState] = []
+        var segments: [LogSegment] = []
         for (index, base) in bases.enumerated() {
             let nextBase = index + 1 < bases.count ? bases[index + 1] : nil
-            let path = FileSystem.join(directory, SegmentName.stem(base) + SegmentName.logSuffix)
+            let path = LogSegment.path(directory: directory, baseOffset: base)
             let file = try OpenFile(path: path, writable: !options.readOnly)
             if let expected = segments.last?.nextOffset, expected != base {
                 throw LogError.corruptBatch(
                     file: path, position: 0, offset: expected,
                     reason: "the previous segment ends at offset \(expected) but this one starts at \(base)")
             }
-            if let nextBase, nextBase <= recoveryPoint, let sealed = try loadSealed(file: file, base: base, nextBase: nextBase) {
-                segments.append(sealed)
-                continue
+            if let nextBase, nextBase <= recoveryPoint {
+                if let sealed = try LogSegment.openSealed(
+                    file: file, directory: directory, baseOffset: base, nextOffset: nextBase,
+                    indexIntervalBytes: options.indexIntervalBytes)
+                {
+                    segments.append(sealed)
+                    continue
+                }
+                logger.info("rebuilding index", metadata: ["segment": "\(file.path)"])
             }
-            var segment = try scan(file: file, base: base, laterBases: bases[(index + 1)...], durable: durable, report: &report)
-            if nextBase != nil {
-                segment.indexer.seal()
-                if !options.readOnly { try segment.writeIndexFiles(directory: directory) }
-            }
+            let later = bases[(index + 1)...]
+            let segment = try LogSegment.recover(
+                file: file, directory: directory, baseOffset: base, durableOffset: durable, isLast: nextBase == nil,
+                laterData: {
+                    try later.contains { try OpenFile(path: LogSegment.path(directory: directory, baseOffset: $0), writable: false).size() > 0 }
+                },
+                options: options, logger: logger, report: &report)
             segments.append(segment)
         }
         let end = segments.last?.nextOffset ?? 0
@@ -77,92 +86,5 @@ struct PartitionLoader {
                 logger.info("removed orphan file", metadata: ["file": "\(path)"])
             }
         }
-    }
-
-    /// A segment below the recovery point: trusted as synced, its indexes loaded when they pass
-    /// the sanity checks. Nil when an index is missing or inconsistent (the caller rescans).
-    private func loadSealed(file: OpenFile, base: Int64, nextBase: Int64) throws -> SegmentState? {
-        let size = try file.size()
-        let stem = FileSystem.join(directory, SegmentName.stem(base))
-        let indexPath = stem + SegmentName.indexSuffix, timePath = stem + SegmentName.timeIndexSuffix
-        guard FileSystem.exists(indexPath), FileSystem.exists(timePath),
-            let offsetIndex = OffsetIndex(parsing: try FileSystem.readAll(indexPath), segmentSize: size, offsetSpan: nextBase - base),
-            let timeIndex = TimeIndex(parsing: try FileSystem.readAll(timePath), offsetSpan: nextBase - base),
-            // A sealed segment with batches always has a closing time-index entry.
-            size == 0 || !timeIndex.entries.isEmpty
-        else {
-            logger.info("rebuilding index", metadata: ["segment": "\(file.path)"])
-            return nil
-        }
-        let first = try file.read(at: 0, count: RecordBatchHeader.size)
-        let firstTimestamp = first.withUnsafeBytes { RecordBatchHeader(parsing: $0)?.firstTimestamp }
-        return SegmentState(
-            baseOffset: base, file: file, size: size, nextOffset: nextBase, firstTimestamp: firstTimestamp,
-            indexer: SegmentIndexer(
-                baseOffset: base, intervalBytes: options.indexIntervalBytes, offsetIndex: offsetIndex, timeIndex: timeIndex))
-    }
-
-    /// Whether the file holds only zero bytes in `start..<end`.
-    static func isAllZero(_ file: OpenFile, from start: Int64, to end: Int64) throws -> Bool {
-        var position = start
-        while position < end {
-            let chunk = try file.read(at: position, count: Int(min(end - position, 1 << 20)))
-            guard !chunk.isEmpty else { return true }
-            if chunk.contains(where: { $0 != 0 }) { return false }
-            position += Int64(chunk.count)
-        }
-        return true
-    }
-
-    /// Validates every batch of a segment, rebuilding its indexes, and handles an invalid tail.
-    private func scan(
-        file: OpenFile, base: Int64, laterBases: ArraySlice<Int64>, durable: Int64, report: inout RecoveryReport
-    ) throws -> SegmentState {
-        let size = try file.size()
-        let scanner = SegmentScanner(file: file, fileSize: size, maxBatchBytes: options.maxBatchBytes)
-        var indexer = SegmentIndexer(baseOffset: base, intervalBytes: options.indexIntervalBytes)
-        let outcome = try scanner.scan(from: 0, expectedOffset: base) { header, position, _ in
-            indexer.didAppend(header, at: position)
-        }
-        if let (position, problem) = outcome.problem {
-            let verdict = try InvalidBytes.classify(
-                expectedOffset: outcome.nextOffset, durableOffset: durable,
-                laterData: try laterBases.contains { later in
-                    let path = FileSystem.join(directory, SegmentName.stem(later) + SegmentName.logSuffix)
-                    return try OpenFile(path: path, writable: false).size() > 0
-                },
-                writerLive: options.readOnly,
-                validFollows: { try scanner.firstValidBatch(from: position) != nil },
-                allZeros: { try Self.isAllZero(file, from: position, to: size) })
-            switch verdict {
-            case .corruption(let why):
-                throw LogError.corruptBatch(
-                    file: file.path, position: position, offset: outcome.nextOffset, reason: "\(problem.description); \(why)")
-            case .liveTail:
-                break  // a read-only open: the writer's next append, not yet whole
-            case .tornTail, .preallocated:
-                // An append that never completed (never acknowledged), or the zeros a writer
-                // preallocated and did not get to cut.
-                try file.truncate(to: position)
-                try file.syncData()
-                let cut = RecoveryReport.TruncatedTail(
-                    file: file.path, position: position, bytesRemoved: size - position, reason: problem.description)
-                if verdict == .preallocated {
-                    report.trimmedPreallocations.append(cut)
-                    logger.info("trimmed preallocated space", metadata: ["file": "\(file.path)", "bytes": "\(size - position)"])
-                } else {
-                    report.truncatedTails.append(cut)
-                    logger.warning(
-                        "truncated torn tail",
-                        metadata: ["file": "\(file.path)", "position": "\(position)", "bytes": "\(size - position)"])
-                }
-            }
-        }
-        if !options.readOnly, !laterBases.isEmpty || outcome.problem != nil {
-            report.rebuiltIndexes.append(file.path)
-        }
-        return SegmentState(
-            baseOffset: base, file: file, size: outcome.validEnd, allocated: outcome.validEnd, nextOffset: outcome.nextOffset,
-            firstTimestamp: outcome.firstTimestamp, indexer: indexer)
     }
 }

@@ -63,7 +63,7 @@ package struct SegmentReader: Sendable {
             var follows = false, zeros = false
             if let (position, _) = outcome.problem {
                 follows = try scanner.firstValidBatch(from: position) != nil
-                zeros = try PartitionLoader.isAllZero(file, from: position, to: size)
+                zeros = try scanner.isAllZero(from: position)
             }
             return Outcome(
                 validEnd: outcome.validEnd, nextOffset: outcome.nextOffset, batchCount: outcome.batchCount,

@@ -95,4 +95,17 @@ struct SegmentScanner {
         }
         return nil
     }
+
+    /// Whether the file holds only zero bytes from `position` to its end: space a writer
+    /// preallocated (`LogOptions.preallocationBytes`), not a torn write.
+    func isAllZero(from position: Int64) throws -> Bool {
+        var position = position
+        while position < fileSize {
+            let chunk = try file.read(at: position, count: Int(min(fileSize - position, Int64(Self.chunkSize))))
+            guard !chunk.isEmpty else { return true }
+            if chunk.contains(where: { $0 != 0 }) { return false }
+            position += Int64(chunk.count)
+        }
+        return true
+    }
 }
