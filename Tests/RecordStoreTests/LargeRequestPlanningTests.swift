@@ -110,7 +110,7 @@ import Testing
             #expect(saves.count >= ZonePlanner.twoThreadItems)
             let result = try await database.modifyRecords(saving: saves, deleting: doomed.map(\.recordID))
             #expect(try database.batchCount(.default, from: start) == 1)
-            let logged = try database.log.partition(named: ZoneID.default.zoneName).records(from: start)
+            let logged = try database.log.partition(named: ZoneID.default.zoneName).records(from: start, to: nil, limit: .max)
             #expect(logged.map(\.offset) == (start..<start + Int64(saves.count + doomed.count)).map { $0 })
             #expect(logged.map(\.keyString) == saves.map(\.recordID.recordName) + doomed.map(\.recordID.recordName))
             let incarnation = try database.zone(.default).incarnation

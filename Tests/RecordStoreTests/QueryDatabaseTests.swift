@@ -153,7 +153,7 @@ import Testing
     @Test("a type whose records were all deleted before a checkpoint still queries as empty after reopen")
     func knownTypeSurvivesCheckpoint() async throws {
         let database = try await Database.temporary()
-        let directory = database.directory
+        let directory = try #require(database.directory)
         let saved = try await database.save(Record(recordType: "Gone", recordID: RecordID(recordName: "g")))
         try await database.delete(saved.recordID)
         try database.close()

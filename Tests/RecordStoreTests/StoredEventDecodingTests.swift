@@ -9,7 +9,7 @@ import Testing
     func saveReadsBack() async throws {
         try await withTemporaryDatabase { database in
             let saved = try await database.save(makeRecord("n1", ["title": .string("Hi")]))
-            let logged = try #require(try database.log.partition(named: ZoneID.default.zoneName).records(from: 0).last)
+            let logged = try #require(try database.log.partition(named: ZoneID.default.zoneName).records(from: 0, to: nil, limit: .max).last)
             let event = StoredEvent(logged)
             #expect(event.kind == .save)
             #expect(event.eventName == "save")
@@ -25,7 +25,7 @@ import Testing
         try await withTemporaryDatabase { database in
             _ = try await database.save(makeRecord("n1", type: "Folder"))
             try await database.delete(RecordID(recordName: "n1"))
-            let logged = try #require(try database.log.partition(named: ZoneID.default.zoneName).records(from: 0).last)
+            let logged = try #require(try database.log.partition(named: ZoneID.default.zoneName).records(from: 0, to: nil, limit: .max).last)
             let event = StoredEvent(logged)
             #expect(event.kind == .delete)
             #expect(event.name == "n1")
@@ -41,7 +41,7 @@ import Testing
             _ = try await database.createZone(ZoneID(zoneName: "Work"))
             try await database.deleteZone(ZoneID(zoneName: "Work"))
             let system = try database.log.partition(named: StoredEvent.systemPartition)
-            let events = try system.records(from: 0).map(StoredEvent.init)
+            let events = try system.records(from: 0, to: nil, limit: .max).map(StoredEvent.init)
             #expect(events.first?.kind == .storeIdentity)
             #expect(events.suffix(2).map(\.kind) == [.createZone, .deleteZone])
             #expect(events.suffix(2).map(\.name) == ["Work", "Work"])

@@ -57,7 +57,7 @@ import TestSupport
     @Test("a view registered on a reopened store starts from its snapshot and equals a rebuild")
     func snapshotThenTail() async throws {
         let database = try await Database.temporary()
-        let directory = database.directory
+        let directory = try #require(database.directory)
         _ = try database.register(NoteTexts.self)
         for index in 0..<20 {
             var note = Record(recordType: "Note", recordID: RecordID(recordName: "n\(index)"))
@@ -82,7 +82,7 @@ import TestSupport
     @Test("a damaged view snapshot is ignored and the view is rebuilt by replay")
     func damagedSnapshot() async throws {
         let database = try await Database.temporary()
-        let directory = database.directory
+        let directory = try #require(database.directory)
         _ = try database.register(NoteTexts.self)
         var note = Record(recordType: "Note", recordID: RecordID(recordName: "n"))
         note["text"] = .string("kept")
@@ -153,7 +153,7 @@ struct UnsnapshottedTexts: MaterializedView {
     @Test("a view that keeps no snapshot writes none and is rebuilt by replay when registered again")
     func optOut() async throws {
         let database = try await Database.temporary()
-        let directory = database.directory
+        let directory = try #require(database.directory)
         _ = try database.register(UnsnapshottedTexts.self)
         var note = Record(recordType: "Note", recordID: RecordID(recordName: "n"))
         note["text"] = .string("from the log")

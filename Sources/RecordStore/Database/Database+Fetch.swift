@@ -31,7 +31,7 @@ extension Database {
     /// Reads the record saved at `entry.offset` from the zone's partition.
     func readRecord(name: String, entry: RecordEntry, zone: ZoneState) throws -> Record {
         var found: Record?
-        try zone.partition.forEachRecordInPlace(from: entry.offset, to: entry.offset + 1) { event in
+        try zone.partition.forEachRecordInPlace(from: entry.offset, to: entry.offset + 1, cached: false) { event in
             if let value = event.value {
                 found = try RecordCodec.decode(value, recordID: RecordID(recordName: name, zoneID: zone.zoneID), zoneChecked: true)
             }

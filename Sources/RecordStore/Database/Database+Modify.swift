@@ -129,7 +129,7 @@ extension Database {
     /// Encodes a zone's plan as one batch, setting each save's change tag from the offset it will
     /// get (the caller holds the lock until the batch is written) and clearing its changed keys.
     private func encode(
-        _ plan: inout ZonePlan, partition: Partition, incarnation: Int64, buffers: inout CommitBuffers
+        _ plan: inout ZonePlan, partition: any LogPartition, incarnation: Int64, buffers: inout CommitBuffers
     ) throws -> EncodedBatch {
         var batch = buffers.takeBuilder()
         defer { buffers.recycle(batch) }
