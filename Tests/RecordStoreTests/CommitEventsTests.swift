@@ -4,9 +4,9 @@ import Testing
 
 /// How one commit's events are written: their headers and time.
 @Suite struct CommitEventsTests {
-    @Test("the events of one commit carry one timestamp (a commit is one atomic event in time) and the usual headers")
-    func oneTimestampPerCommit() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("the events of one commit carry one timestamp (a commit is one atomic event in time) and the usual headers", arguments: StoreKind.allCases)
+    func oneTimestampPerCommit(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             _ = try await database.save(makeRecord("parent", type: "Folder"))
             var records = (0..<300).map { makeRecord("note-\($0)", ["parent": ref("parent")]) }
             records += (0..<20).map { makeRecord("other-\($0)", type: "Other") }

@@ -6,9 +6,9 @@ import Testing
 @Suite struct LargeCommitViewTests {
     /// A commit of `largeCommitItems` or more is folded into the views on a second thread, after
     /// the call returns: a view read after that holds it, in log order.
-    @Test("a large commit is in every view, in log order, when modifyRecords returns")
-    func largeCommitFoldedBeforeReturn() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("a large commit is in every view, in log order, when modifyRecords returns", arguments: StoreKind.allCases)
+    func largeCommitFoldedBeforeReturn(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             let sequence = try database.register(EventSequence.self)
             let texts = try database.register(NoteTexts.self)
             let count = Database.largeCommitItems * 2
@@ -48,9 +48,9 @@ import Testing
 
     /// A zone deleted right after a large commit into it: the deletion must reach the views after
     /// the commit's fold, which may still be running, or the views would keep the zone's records.
-    @Test("a zone deleted right after a large commit into it is gone from every view")
-    func zoneDeletedAfterLargeCommit() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("a zone deleted right after a large commit into it is gone from every view", arguments: StoreKind.allCases)
+    func zoneDeletedAfterLargeCommit(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             let texts = try database.register(NoteTexts.self)
             let sequence = try database.register(EventSequence.self)
             for round in 0..<20 {
@@ -68,9 +68,9 @@ import Testing
     /// A reader may read one view inside another's `read` while large commits go on: each view
     /// folds on its own thread, and a read waits only for its own view's fold, so the fold held
     /// up by the outer view's lock is never the one the inner read waits for.
-    @Test("reading one view inside another while large commits fold does not deadlock", .timeLimit(.minutes(1)))
-    func nestedReadsDuringFolds() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("reading one view inside another while large commits fold does not deadlock", .timeLimit(.minutes(1)), arguments: StoreKind.allCases)
+    func nestedReadsDuringFolds(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             let texts = try database.register(NoteTexts.self)
             let sequence = try database.register(EventSequence.self)
             let done = Atomic<Bool>(false)
@@ -94,9 +94,9 @@ import Testing
 
     /// Writers committing at once, each a large commit and at once a small one, saves and
     /// deletes: the folds reach each view in log order, whichever thread runs them.
-    @Test("concurrent large and small commits leave every view equal to its replay")
-    func concurrentMixedCommits() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("concurrent large and small commits leave every view equal to its replay", arguments: StoreKind.allCases)
+    func concurrentMixedCommits(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             let texts = try database.register(NoteTexts.self)
             let sequence = try database.register(EventSequence.self)
             try await withThrowingTaskGroup(of: Void.self) { group in

@@ -43,9 +43,9 @@ import Testing
         return items
     }
 
-    @Test("non-atomic: each item of a large request gets its own outcome; the saves are logged in request order")
-    func nonAtomicOutcomes() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("non-atomic: each item of a large request gets its own outcome; the saves are logged in request order", arguments: StoreKind.allCases)
+    func nonAtomicOutcomes(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             let count = database.maximumItemsPerRequest
             #expect(count >= ZonePlanner.twoThreadItems)
             let items = try await request(database, count: count)
@@ -73,9 +73,9 @@ import Testing
         }
     }
 
-    @Test("atomic: one failing item of a large request writes nothing and fails the rest as batchRequestFailed")
-    func atomicWritesNothing() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("atomic: one failing item of a large request writes nothing and fails the rest as batchRequestFailed", arguments: StoreKind.allCases)
+    func atomicWritesNothing(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             let items = try await request(database, count: database.maximumItemsPerRequest)
             let endBefore = try database.endOffset(.default)
             let error = await #expect(throws: RecordStoreError.self) {
@@ -98,9 +98,9 @@ import Testing
 
     /// A large commit is planned on two threads and its frame compressed on two: still one batch,
     /// dense offsets, each save under the change tag its offset gives, in request order.
-    @Test("a large commit's saves and deletes are one batch, in request order, each save tagged with its offset")
-    func largeCommitWrittenInOrder() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("a large commit's saves and deletes are one batch, in request order, each save tagged with its offset", arguments: StoreKind.allCases)
+    func largeCommitWrittenInOrder(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             let doomed = (0..<10).map { makeRecord("old\($0)", ["text": .string("old")]) }
             _ = try await database.modifyRecords(saving: doomed, deleting: [])
             let start = try database.endOffset(.default)

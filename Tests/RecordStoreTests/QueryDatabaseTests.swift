@@ -4,8 +4,8 @@ import Testing
 
 /// Queries through the database: filters, sorts, keys, limits, zones, errors.
 @Suite struct QueryDatabaseTests {
-    @Test func everyComparisonRunsAgainstStoredRecords() async throws {
-        let db = try await Database.temporary()
+    @Test(arguments: StoreKind.allCases) func everyComparisonRunsAgainstStoredRecords(kind: StoreKind) async throws {
+        let db = try await openTemporaryDatabase(kind)
         try await db.saveAll([
             queryRecord("a", ["n": .int64(1), "s": .string("apple"), "tags": .list([.string("red")]), "text": .string("Crème Brûlée")]),
             queryRecord("b", ["n": .double(2.5), "s": .string("banana"), "tags": .list([.string("yellow")])]),
@@ -27,8 +27,8 @@ import Testing
         try db.removeTemporaryDirectory()
     }
 
-    @Test func systemDatesFilterAndSort() async throws {
-        let db = try await Database.temporary()
+    @Test(arguments: StoreKind.allCases) func systemDatesFilterAndSort(kind: StoreKind) async throws {
+        let db = try await openTemporaryDatabase(kind)
         for name in ["first", "second", "third"] {
             _ = try await db.save(queryRecord(name))
             try await Task.sleep(for: .milliseconds(5))
@@ -43,8 +43,8 @@ import Testing
         try db.removeTemporaryDirectory()
     }
 
-    @Test func sortsByKeysInTurnThenZoneAndName() async throws {
-        let db = try await Database.temporary()
+    @Test(arguments: StoreKind.allCases) func sortsByKeysInTurnThenZoneAndName(kind: StoreKind) async throws {
+        let db = try await openTemporaryDatabase(kind)
         try await db.saveAll([
             queryRecord("e", ["group": .int64(2), "score": .double(1.5)]),
             queryRecord("b", ["group": .int64(1), "score": .int64(9)]),
@@ -62,8 +62,8 @@ import Testing
         try db.removeTemporaryDirectory()
     }
 
-    @Test func desiredKeysAndResultsLimit() async throws {
-        let db = try await Database.temporary()
+    @Test(arguments: StoreKind.allCases) func desiredKeysAndResultsLimit(kind: StoreKind) async throws {
+        let db = try await openTemporaryDatabase(kind)
         try await db.saveAll((0..<10).map { queryRecord("r\($0)", ["a": .int64(Int64($0)), "b": .string("x")]) })
         let query = RecordQuery(recordType: "Item", sortDescriptors: [QuerySortDescriptor(key: "a", ascending: false)])
         let all = try await db.records(matching: query, resultsLimit: 3)
@@ -80,8 +80,8 @@ import Testing
         try db.removeTemporaryDirectory()
     }
 
-    @Test func oneZoneOrAllZones() async throws {
-        let db = try await Database.temporary()
+    @Test(arguments: StoreKind.allCases) func oneZoneOrAllZones(kind: StoreKind) async throws {
+        let db = try await openTemporaryDatabase(kind)
         let work = ZoneID(zoneName: "Work")
         let home = ZoneID(zoneName: "Home")
         try await db.createZone(work)
@@ -103,8 +103,8 @@ import Testing
         try db.removeTemporaryDirectory()
     }
 
-    @Test func unknownTypeAndZoneFail() async throws {
-        let db = try await Database.temporary()
+    @Test(arguments: StoreKind.allCases) func unknownTypeAndZoneFail(kind: StoreKind) async throws {
+        let db = try await openTemporaryDatabase(kind)
         let other = ZoneID(zoneName: "Other")
         try await db.createZone(other)
         _ = try await db.save(queryRecord("a", zone: other))
@@ -119,8 +119,8 @@ import Testing
         try db.removeTemporaryDirectory()
     }
 
-    @Test func malformedQueriesAreRefusedUpFront() async throws {
-        let db = try await Database.temporary()
+    @Test(arguments: StoreKind.allCases) func malformedQueriesAreRefusedUpFront(kind: StoreKind) async throws {
+        let db = try await openTemporaryDatabase(kind)
         _ = try await db.save(queryRecord("a", ["n": .int64(1)]))
         let bad: [QueryPredicate] = [
             .init("n", .beginsWith, .int64(1)),

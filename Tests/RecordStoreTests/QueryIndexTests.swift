@@ -12,8 +12,8 @@ import Testing
         }
     }
 
-    @Test func indexedEqualityReadsOnlyTheMatchingRecords() async throws {
-        let db = try await Database.temporary()
+    @Test(arguments: StoreKind.allCases) func indexedEqualityReadsOnlyTheMatchingRecords(kind: StoreKind) async throws {
+        let db = try await openTemporaryDatabase(kind)
         try await db.saveAll(palette(300))
         let query = RecordQuery(recordType: "Item", predicates: [.init("color", .equals, .string("red"))])
         let scanned = try await db.records(matching: query, resultsLimit: 1000)
@@ -31,8 +31,8 @@ import Testing
         try db.removeTemporaryDirectory()
     }
 
-    @Test func indexedSortStopsEarly() async throws {
-        let db = try await Database.temporary()
+    @Test(arguments: StoreKind.allCases) func indexedSortStopsEarly(kind: StoreKind) async throws {
+        let db = try await openTemporaryDatabase(kind)
         try await db.saveAll(palette(300))
         try await db.createIndex(recordType: "Item", key: "rank")
         let query = RecordQuery(recordType: "Item", sortDescriptors: [QuerySortDescriptor(key: "rank", ascending: false)])
@@ -48,8 +48,8 @@ import Testing
         try db.removeTemporaryDirectory()
     }
 
-    @Test func indexesFollowSavesDeletesAndTypeChanges() async throws {
-        let db = try await Database.temporary()
+    @Test(arguments: StoreKind.allCases) func indexesFollowSavesDeletesAndTypeChanges(kind: StoreKind) async throws {
+        let db = try await openTemporaryDatabase(kind)
         try await db.createIndex(recordType: "Item", key: "color")
         try await db.saveAll(palette(20))
         let red: [QueryPredicate] = [.init("color", .equals, .string("red"))]
@@ -92,8 +92,8 @@ import Testing
         try reopened.removeTemporaryDirectory()
     }
 
-    @Test func createIndexRefusesBadNames() async throws {
-        let db = try await Database.temporary()
+    @Test(arguments: StoreKind.allCases) func createIndexRefusesBadNames(kind: StoreKind) async throws {
+        let db = try await openTemporaryDatabase(kind)
         await expectError(.invalidArguments) { try await db.createIndex(recordType: "_Item", key: "color") }
         await expectError(.invalidArguments) { try await db.createIndex(recordType: "Item", key: "no spaces") }
         try await db.createIndex(recordType: "Item", key: "modificationDate")

@@ -6,9 +6,9 @@ import TestSupport
 @Suite struct ViewTests {
     /// Applies a random history of saves, updates, deletes (with cascades), zone creations and
     /// deletions, checking after every step that the live view equals the view rebuilt by replay.
-    @Test("a live view equals the same view rebuilt from the log, over random histories", arguments: [1, 2, 3, 4, 5] as [UInt64])
-    func liveEqualsReplayed(seed: UInt64) async throws {
-        let database = try await Database.temporary()
+    @Test("a live view equals the same view rebuilt from the log, over random histories", arguments: StoreKind.allCases, [1, 2, 3, 4, 5] as [UInt64])
+    func liveEqualsReplayed(kind: StoreKind, seed: UInt64) async throws {
+        let database = try await openTemporaryDatabase(kind)
         var random = SeededGenerator(seed: seed)
         let live = try database.register(NoteTexts.self)
         var zones: [ZoneID] = [.default]
@@ -99,9 +99,9 @@ import TestSupport
         try reopened.removeTemporaryDirectory()
     }
 
-    @Test("registering a view again shares its handle; a bad name or a name taken by another type is refused")
-    func registration() async throws {
-        let database = try await Database.temporary()
+    @Test("registering a view again shares its handle; a bad name or a name taken by another type is refused", arguments: StoreKind.allCases)
+    func registration(kind: StoreKind) async throws {
+        let database = try await openTemporaryDatabase(kind)
         let first = try database.register(NoteTexts.self)
         let second = try database.register(NoteTexts.self)
         #expect(first === second)
@@ -193,9 +193,9 @@ struct UnhintedView: MaterializedView {
 }
 
 @Suite struct ViewReplayHintTests {
-    @Test("a replay tells the view how many live records of each type it will see, over every zone")
-    func liveCountsByType() async throws {
-        let database = try await Database.temporary()
+    @Test("a replay tells the view how many live records of each type it will see, over every zone", arguments: StoreKind.allCases)
+    func liveCountsByType(kind: StoreKind) async throws {
+        let database = try await openTemporaryDatabase(kind)
         let other = ZoneID(zoneName: "Other")
         try await database.createZone(other)
         _ = try await database.modifyRecords(
@@ -215,9 +215,9 @@ struct UnhintedView: MaterializedView {
         try database.removeTemporaryDirectory()
     }
 
-    @Test("a view that does not opt in to replay hints gets none, and folds the same events")
-    func hintsAreOptIn() async throws {
-        let database = try await Database.temporary()
+    @Test("a view that does not opt in to replay hints gets none, and folds the same events", arguments: StoreKind.allCases)
+    func hintsAreOptIn(kind: StoreKind) async throws {
+        let database = try await openTemporaryDatabase(kind)
         _ = try await database.modifyRecords(saving: [makeRecord("a"), makeRecord("b")], deleting: [])
         let plain = try database.rebuild(UnhintedView.self)
         #expect(!plain.hinted)

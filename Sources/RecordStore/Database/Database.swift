@@ -147,7 +147,8 @@ public final class Database: Sendable {
         return try await Database(directory: path, durability: durability)
     }
 
-    /// Closes the log (syncs, writes index files and checkpoints, releases the lock).
+    /// Closes the log (syncs, writes index files and checkpoints, releases the lock; in memory,
+    /// only refuses later calls).
     public func close() throws {
         guard !closed.load(ordering: .acquiring) else { return }
         // The checkpoint only saves time on the next open: the log is closed whatever happens to
