@@ -115,10 +115,9 @@ public final class Database: Sendable {
     public static func inMemory(
         maximumItemsPerRequest: Int = Database.defaultMaximumItemsPerRequest, logger: Logger = Logger(label: "RecordStore")
     ) async throws -> Database {
-        var options = LogOptions(durability: .fsync)
-        options.compression = .lz4
+        // The batches are encoded as on disk (LZ4); durability has no meaning in memory.
         return try await Database(
-            directory: nil, log: MemoryLog(options: options), maximumItemsPerRequest: maximumItemsPerRequest, checkpointAfterEvents: 0,
+            directory: nil, log: MemoryLog(options: LogOptions()), maximumItemsPerRequest: maximumItemsPerRequest, checkpointAfterEvents: 0,
             logger: logger)
     }
 

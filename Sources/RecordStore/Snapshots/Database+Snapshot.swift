@@ -19,7 +19,7 @@ extension Database {
     /// covers every zone as it is now but for fewer than `minimumTail` events appended since.
     func checkpoint(unlessTailBelow minimumTail: Int64) throws {
         try checkOpen()
-        // In memory there is nothing to write: the next open of nothing starts empty.
+        // An in-memory database has nowhere to keep a checkpoint, and no later open to read one.
         guard let directory, let snapshotPath else { return }
         try log.sync()
         // One checkpoint at a time, so that an older one never replaces a newer one's files.
