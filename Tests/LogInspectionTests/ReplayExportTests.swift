@@ -53,8 +53,9 @@ import Testing
     @Test("export refuses an output that exists and is not empty, and a time before the store")
     func refusals() async throws {
         try await ItemsStore.with { items, store in
-            await #expect(throws: ReplayError.outputExists(items.database.directory)) {
-                try await store.export(at: .time(Int64.max), to: items.database.directory)
+            let directory = try #require(items.database.directory)
+            await #expect(throws: ReplayError.outputExists(directory)) {
+                try await store.export(at: .time(Int64.max), to: directory)
             }
             let empty = temporaryPath("empty")
             try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)

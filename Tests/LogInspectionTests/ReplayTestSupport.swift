@@ -36,7 +36,7 @@ struct ItemsStore {
         _ = try await pause { try await database.save(a) }
         try await pause { try await database.delete(RecordID(recordName: "b", zoneID: zone)) }
         _ = try await pause { try await database.modifyRecords(saving: [record("c"), record("d")], deleting: []) }
-        let store = try ReplayStore(directory: database.directory)
+        let store = try ReplayStore(directory: try #require(database.directory))
         defer { store.close() }
         let timestamps = try store.log.partition(named: zone.zoneName).records(from: 0).map(\.timestamp)
         return ItemsStore(database: database, timestamps: timestamps)
@@ -80,7 +80,7 @@ struct ItemsStore {
     }
 
     func open() throws -> ReplayStore {
-        try ReplayStore(directory: database.directory)
+        try ReplayStore(directory: try #require(database.directory))
     }
 
     func remove() throws {

@@ -59,8 +59,9 @@ import Testing
     static func withSession(_ body: (ReplayStore, [(end: Int64, time: Int64, shown: Shown)]) async throws -> Void) async throws {
         let database = try await Database.temporary()
         defer { try? database.removeTemporaryDirectory() }
-        let steps = try await session(try await RecordNotesManager(database: database), directory: database.directory)
-        let store = try ReplayStore(directory: database.directory)
+        let directory = try #require(database.directory)
+        let steps = try await session(try await RecordNotesManager(database: database), directory: directory)
+        let store = try ReplayStore(directory: directory)
         defer { store.close() }
         try await body(store, steps)
     }

@@ -7,6 +7,8 @@ import Testing
 enum ManagerKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case inMemory
     case record
+    /// A `RecordNotesManager` over `Database.inMemory()`: the record store with no files.
+    case recordInMemory
 
     var testDescription: String { rawValue }
 }
@@ -28,6 +30,9 @@ func makeManager(_ kind: ManagerKind) async throws -> (manager: any NotesManager
             try? database.removeTemporaryDirectory()
             throw error
         }
+    case .recordInMemory:
+        let database = try await Database.inMemory()
+        return (try await RecordNotesManager(database: database), { try database.close() })
     }
 }
 

@@ -42,7 +42,7 @@ import TestSupport
         try await randomNotesSteps(300, manager, database, &random)
         let listings = try await listings(manager)
         try database.close()
-        return (database.directory, listings)
+        return (try #require(database.directory), listings)
     }
 
     @Test("a reopened store reads its notes from the mapped snapshot, equal to a replay", arguments: [21, 22] as [UInt64])
@@ -132,20 +132,20 @@ import TestSupport
         }
         let listings = try await Self.listings(manager)
         try database.close()
-        let path = Self.snapshotPath(database.directory)
+        let path = Self.snapshotPath(try #require(database.directory))
         let good = try Data(contentsOf: URL(fileURLWithPath: path))
         #expect(good.count > 2 << 20, "the texts take more than two 1 MiB blocks")
 
         var damaged = [UInt8](good)
         damaged[(2 << 20) + 100] ^= 0x04
         try Data(damaged).write(to: URL(fileURLWithPath: path))
-        let reopened = try await Database(directory: database.directory, durability: .noSyncUnsafe)
+        let reopened = try await Database(directory: try #require(database.directory), durability: .noSyncUnsafe)
         let replayed = try await RecordNotesManager(database: reopened)
         #expect(!replayed.notes.fromSnapshot)
         #expect(try await Self.listings(replayed) == listings)
         try reopened.close()
         // The close replaced the damaged file with a good one.
-        try await Self.expectReopensFromSnapshot(database.directory, listings: listings)
+        try await Self.expectReopensFromSnapshot(try #require(database.directory), listings: listings)
     }
 
     @Test("checkpoints written while notes are being saved leave the live view and the reopened store right")
@@ -178,6 +178,6 @@ import TestSupport
         #expect(await manager.notes.current == (try database.rebuild(NotesView.self)), "the live view is untouched by the snapshots taken from it")
         let listings = try await Self.listings(manager)
         try database.close()
-        try await Self.expectReopensFromSnapshot(database.directory, listings: listings)
+        try await Self.expectReopensFromSnapshot(try #require(database.directory), listings: listings)
     }
 }

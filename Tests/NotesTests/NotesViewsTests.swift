@@ -21,7 +21,7 @@ import TestSupport
     @Test("a reopened store serves the same folders and notes (folders from their snapshot, notes by replay)")
     func reopen() async throws {
         let database = try await Database.temporary()
-        let directory = database.directory
+        let directory = try #require(database.directory)
         let manager = try await RecordNotesManager(database: database)
         let inbox = try await manager.createDefaultFolder()
         var note = manager.newNote(in: inbox)

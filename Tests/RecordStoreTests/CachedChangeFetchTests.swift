@@ -38,9 +38,9 @@ import TuningSupport
         return (changed, deleted)
     }
 
-    @Test("changes fetched again from the cache are the records fetched the first time, in both forms")
-    func sameRecordsFromCache() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("changes fetched again from the cache are the records fetched the first time, in both forms", arguments: StoreKind.allCases)
+    func sameRecordsFromCache(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             try await writeHistory(database)
             let stored = try await database.records(for: (1...20).map { RecordID(recordName: "n\($0)", zoneID: zone) } + [RecordID(recordName: "f1", zoneID: zone)])
             let expected = Set(stored.values.compactMap { try? $0.get() })
@@ -58,9 +58,9 @@ import TuningSupport
         }
     }
 
-    @Test("pages of a few changes, each starting inside a batch, are the same pages fetched again and cover every record")
-    func pagesFromCache() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("pages of a few changes, each starting inside a batch, are the same pages fetched again and cover every record", arguments: StoreKind.allCases)
+    func pagesFromCache(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             try await writeHistory(database)
             var rounds: [[String]] = []
             for _ in 1...2 {
@@ -80,9 +80,9 @@ import TuningSupport
         }
     }
 
-    @Test("a save whose value does not decode is refused on every fetch, after the changes before it, cached or not")
-    func badValueEveryTime() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("a save whose value does not decode is refused on every fetch, after the changes before it, cached or not", arguments: StoreKind.allCases)
+    func badValueEveryTime(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             _ = try await database.createZone(zone)
             let saved = try await database.save(makeRecord("n1", zone: zone, ["text": .string("hello")]))
             let value = try RecordCodec.encode(saved)

@@ -8,9 +8,9 @@ import TuningSupport
 @Suite(.everyTuning) struct ChangesPageEndTests {
     private let zone = ZoneID(zoneName: "Z")
 
-    @Test("a record saved again after the page's end comes back as it was inside the page")
-    func laterSaveAfterPageEnd() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("a record saved again after the page's end comes back as it was inside the page", arguments: StoreKind.allCases)
+    func laterSaveAfterPageEnd(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             try await database.createZone(zone)
             var a = try await database.save(makeRecord("a", zone: zone, type: "Note", ["v": .int64(1)]))
             let b = try await database.save(makeRecord("b", zone: zone, type: "Note"))
@@ -29,9 +29,9 @@ import TuningSupport
         }
     }
 
-    @Test("values that fill, cross and exceed the page's value chunks come back byte for byte")
-    func largeValuesAcrossChunks() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("values that fill, cross and exceed the page's value chunks come back byte for byte", arguments: StoreKind.allCases)
+    func largeValuesAcrossChunks(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             try await database.createZone(zone)
             // Records from 20 kB to 1 MB, most larger than a chunk on their own, each saved twice
             // so that the page keeps both copies before decoding the latest.

@@ -20,9 +20,9 @@ import TuningSupport
         return (keep, edit, stale, makeRecord("new", ["v": .int64(1)]))
     }
 
-    @Test("atomic: one bad item → partialFailure, innocents batchRequestFailed, the log byte-for-byte unchanged")
-    func atomicFailureWritesNothing() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("atomic: one bad item → partialFailure, innocents batchRequestFailed, the log byte-for-byte unchanged", arguments: StoreKind.allCases)
+    func atomicFailureWritesNothing(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             let (keep, edit, stale, new) = try await prepared(database)
             let missing = RecordID(recordName: "missing")
             let before = try database.logSnapshot()
@@ -48,9 +48,9 @@ import TuningSupport
         }
     }
 
-    @Test("atomic across zones: a failure in one zone writes nothing in the others either")
-    func atomicAcrossZones() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("atomic across zones: a failure in one zone writes nothing in the others either", arguments: StoreKind.allCases)
+    func atomicAcrossZones(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             let zoneA = ZoneID(zoneName: "A")
             let zoneB = ZoneID(zoneName: "B")
             try await database.createZone(zoneA)
@@ -68,9 +68,9 @@ import TuningSupport
         }
     }
 
-    @Test("non-atomic: each item succeeds or fails alone; the successes are one commit")
-    func nonAtomic() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("non-atomic: each item succeeds or fails alone; the successes are one commit", arguments: StoreKind.allCases)
+    func nonAtomic(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             let (_, edit, stale, new) = try await prepared(database)
             let invalid = makeRecord("invalid", ["_v": .int64(1)])
             let missing = RecordID(recordName: "missing")
@@ -95,9 +95,9 @@ import TuningSupport
         }
     }
 
-    @Test("a request's saves and deletes in one zone are one batch, one event per item")
-    func oneBatchPerZone() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("a request's saves and deletes in one zone are one batch, one event per item", arguments: StoreKind.allCases)
+    func oneBatchPerZone(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             let old = try await database.save(makeRecord("old"))
             let start = try database.endOffset(.default)
             let saves = (0..<5).map { makeRecord("r\($0)") }
@@ -111,9 +111,9 @@ import TuningSupport
         }
     }
 
-    @Test("400 items are accepted; 401 fail with limitExceeded and write nothing")
-    func itemLimit() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("400 items are accepted; 401 fail with limitExceeded and write nothing", arguments: StoreKind.allCases)
+    func itemLimit(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             let start = try database.endOffset(.default)
             let first = (0..<200).map { makeRecord("a\($0)") }
             _ = try await database.modifyRecords(saving: first, deleting: [])
@@ -135,9 +135,9 @@ import TuningSupport
         }
     }
 
-    @Test("the same record ID twice in one request is invalidArguments, and nothing is written")
-    func duplicateIDs() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("the same record ID twice in one request is invalidArguments, and nothing is written", arguments: StoreKind.allCases)
+    func duplicateIDs(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             let existing = try await database.save(makeRecord("e"))
             let before = try database.logSnapshot()
             await expectError(.invalidArguments, "saved twice") {
@@ -167,9 +167,9 @@ import TuningSupport
         }
     }
 
-    @Test("an empty request succeeds and writes nothing")
-    func emptyRequest() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("an empty request succeeds and writes nothing", arguments: StoreKind.allCases)
+    func emptyRequest(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             let before = try database.logSnapshot()
             let result = try await database.modifyRecords(saving: [], deleting: [])
             #expect(result.saveResults.isEmpty && result.deleteResults.isEmpty)
@@ -177,9 +177,9 @@ import TuningSupport
         }
     }
 
-    @Test("deleting a missing record is unknownItem; deleting a record twice too")
-    func deleteMissing() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("deleting a missing record is unknownItem; deleting a record twice too", arguments: StoreKind.allCases)
+    func deleteMissing(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             let missing = RecordID(recordName: "missing")
             let before = try database.logSnapshot()
             let error = await expectError(.unknownItem) { try await database.delete(missing) }
@@ -194,9 +194,9 @@ import TuningSupport
         }
     }
 
-    @Test(".deleteSelf cascades transitively, in the same commit; a .none reference does not cascade")
-    func cascade() async throws {
-        try await withTemporaryDatabase { database in
+    @Test(".deleteSelf cascades transitively, in the same commit; a .none reference does not cascade", arguments: StoreKind.allCases)
+    func cascade(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             // folder ← note (deleteSelf) ← attachment (deleteSelf, in a list); note ← comment
             // (deleteSelf) ; folder ← bookmark (.none) ; unrelated.
             _ = try await database.modifyRecords(
@@ -235,9 +235,9 @@ import TuningSupport
         }
     }
 
-    @Test("a cycle of .deleteSelf references is deleted whole; a referrer saved in the same request without the reference survives")
-    func cascadeCycleAndRescue() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("a cycle of .deleteSelf references is deleted whole; a referrer saved in the same request without the reference survives", arguments: StoreKind.allCases)
+    func cascadeCycleAndRescue(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             _ = try await database.modifyRecords(
                 saving: [
                     makeRecord("a", ["next": ref("b")]),
@@ -273,9 +273,9 @@ import TuningSupport
         }
     }
 
-    @Test("an updated record that drops its .deleteSelf reference is no longer cascaded")
-    func cascadeFollowsLatestVersion() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("an updated record that drops its .deleteSelf reference is no longer cascaded", arguments: StoreKind.allCases)
+    func cascadeFollowsLatestVersion(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             _ = try await database.modifyRecords(saving: [makeRecord("t"), makeRecord("r", ["parent": ref("t")])], deleting: [])
             var r = try await database.record(for: RecordID(recordName: "r"))
             r["parent"] = ref("t", .none)

@@ -8,9 +8,9 @@ import TestSupport
 @Suite(.everyTuning) struct DatabaseChangesTests {
     private let zone = ZoneID(zoneName: "Z")
 
-    @Test("a nil token returns everything: each live record once, in its latest state; deletions with their record type")
-    func nilTokenIsEverything() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("a nil token returns everything: each live record once, in its latest state; deletions with their record type", arguments: StoreKind.allCases)
+    func nilTokenIsEverything(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             try await database.createZone(zone)
             var a = try await database.save(makeRecord("a", zone: zone, type: "Note", ["v": .int64(1)]))
             _ = try await database.save(makeRecord("b", zone: zone, type: "Task"))
@@ -42,9 +42,9 @@ import TestSupport
         }
     }
 
-    @Test("fetchZoneChanges honours desiredKeys")
-    func changesDesiredKeys() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("fetchZoneChanges honours desiredKeys", arguments: StoreKind.allCases)
+    func changesDesiredKeys(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             let saved = try await database.save(makeRecord("a", ["x": .int64(1), "y": .int64(2)]))
             let none = try await database.fetchZoneChanges(in: .default, since: nil, desiredKeys: [])
             #expect(none.changedRecords.map { $0.allKeys() } == [[]])
@@ -98,9 +98,9 @@ import TestSupport
         return entry.position.offset
     }
 
-    @Test("chaining tokens with resultsLimit 1, 2, 3 yields every change exactly once, pages are exact prefixes", arguments: [1, 2, 3])
-    func tokenChainsExact(limit: Int) async throws {
-        try await withTemporaryDatabase { database in
+    @Test("chaining tokens with resultsLimit 1, 2, 3 yields every change exactly once, pages are exact prefixes", arguments: StoreKind.allCases, [1, 2, 3])
+    func tokenChainsExact(kind: StoreKind, limit: Int) async throws {
+        try await withTemporaryDatabase(kind) { database in
             try await database.createZone(zone)
             let base = try database.endOffset(zone)
             #expect(base == 0)
@@ -149,9 +149,9 @@ import TestSupport
         }
     }
 
-    @Test("token chains over a random history of batches and cascades end in the store's state", arguments: [1, 2, 3])
-    func tokenChainsWithBatches(limit: Int) async throws {
-        try await withTemporaryDatabase { database in
+    @Test("token chains over a random history of batches and cascades end in the store's state", arguments: StoreKind.allCases, [1, 2, 3])
+    func tokenChainsWithBatches(kind: StoreKind, limit: Int) async throws {
+        try await withTemporaryDatabase(kind) { database in
             try await database.createZone(zone)
             var generator = SeededGenerator(seed: UInt64(limit) &* 7919)
             let names = (0..<10).map { "r\($0)" }
@@ -181,9 +181,9 @@ import TestSupport
         }
     }
 
-    @Test("resultsLimit 0 or negative still makes progress")
-    func degenerateLimits() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("resultsLimit 0 or negative still makes progress", arguments: StoreKind.allCases)
+    func degenerateLimits(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             _ = try await database.modifyRecords(saving: [makeRecord("a"), makeRecord("b")], deleting: [])
             for limit in [0, -5] {
                 let page = try await database.fetchZoneChanges(in: .default, since: nil, resultsLimit: limit)
@@ -195,9 +195,9 @@ import TestSupport
 
     // MARK: Token errors
 
-    @Test("malformed, truncated and bit-flipped tokens are refused with invalidArguments")
-    func malformedTokens() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("malformed, truncated and bit-flipped tokens are refused with invalidArguments", arguments: StoreKind.allCases)
+    func malformedTokens(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             _ = try await database.save(makeRecord("a"))
             let good = try await database.fetchZoneChanges(in: .default, since: nil).changeToken
             let bytes = [UInt8](good.data)
@@ -238,10 +238,10 @@ import TestSupport
         }
     }
 
-    @Test("a token of another store, another zone, or of the wrong kind is refused with invalidArguments")
-    func foreignTokens() async throws {
-        try await withTemporaryDatabase { database in
-            try await withTemporaryDatabase { other in
+    @Test("a token of another store, another zone, or of the wrong kind is refused with invalidArguments", arguments: StoreKind.allCases)
+    func foreignTokens(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
+            try await withTemporaryDatabase(kind) { other in
                 _ = try await database.save(makeRecord("a"))
                 _ = try await other.save(makeRecord("a"))
                 try await database.createZone(zone)
@@ -270,9 +270,9 @@ import TestSupport
         }
     }
 
-    @Test("a token of a deleted and recreated zone is changeTokenExpired")
-    func recreatedZoneToken() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("a token of a deleted and recreated zone is changeTokenExpired", arguments: StoreKind.allCases)
+    func recreatedZoneToken(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             try await database.createZone(zone)
             _ = try await database.save(makeRecord("a", zone: zone))
             let empty = try await database.fetchZoneChanges(in: zone, since: nil).changeToken
@@ -306,9 +306,9 @@ import TestSupport
         }
     }
 
-    @Test("tokens round-trip through JSONEncoder/JSONDecoder and still work")
-    func tokensAreCodable() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("tokens round-trip through JSONEncoder/JSONDecoder and still work", arguments: StoreKind.allCases)
+    func tokensAreCodable(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             _ = try await database.save(makeRecord("a"))
             let zoneToken = try await database.fetchZoneChanges(in: .default, since: nil).changeToken
             let databaseToken = try await database.fetchDatabaseChanges(since: nil).changeToken
@@ -329,9 +329,9 @@ import TestSupport
 
     // MARK: Database changes
 
-    @Test("fetchDatabaseChanges: changed zones, deleted zones, and a recreated zone in both")
-    func databaseChanges() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("fetchDatabaseChanges: changed zones, deleted zones, and a recreated zone in both", arguments: StoreKind.allCases)
+    func databaseChanges(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             let a = ZoneID(zoneName: "A")
             let b = ZoneID(zoneName: "B")
             let c = ZoneID(zoneName: "C")

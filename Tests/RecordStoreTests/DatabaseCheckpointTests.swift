@@ -176,7 +176,7 @@ import TestSupport
     @Test("close() keeps a checkpoint fewer than checkpointAfterEvents events behind; the next open replays them after it")
     func closeKeepsARecentCheckpoint() async throws {
         let first = try await Database.temporary()
-        let path = first.directory
+        let path = try #require(first.directory)
         let ids = try await history(first)
         _ = try first.register(NoteTexts.self)
         try first.close()
@@ -219,7 +219,7 @@ import TestSupport
     @Test("closing a store unchanged since its checkpoint rewrites no snapshot; a write, a zone change or a view behind its snapshot does")
     func unchangedStoreKeepsItsCheckpoint() async throws {
         let first = try await Database.temporary()
-        let path = first.directory
+        let path = try #require(first.directory)
         _ = try await history(first)
         _ = try first.register(NoteTexts.self)
         try first.close()

@@ -5,9 +5,9 @@ import TuningSupport
 
 /// Concurrent writers on one database.
 @Suite(.everyTuning) struct DatabaseConcurrencyTests {
-    @Test("16 tasks saving different records concurrently all succeed, each as its own commit")
-    func concurrentDistinctSaves() async throws {
-        try await withTemporaryDatabase(durability: .fsync) { database in
+    @Test("16 tasks saving different records concurrently all succeed, each as its own commit", arguments: StoreKind.allCases)
+    func concurrentDistinctSaves(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind, durability: .fsync) { database in
             let start = try database.endOffset(.default)
             let saved = try await withThrowingTaskGroup(of: Record.self) { group in
                 for index in 0..<16 {
@@ -51,9 +51,9 @@ import TuningSupport
         }
     }
 
-    @Test("16 tasks racing to update one record with the same tag: exactly one wins, the others get serverRecordChanged")
-    func racingSameTag() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("16 tasks racing to update one record with the same tag: exactly one wins, the others get serverRecordChanged", arguments: StoreKind.allCases)
+    func racingSameTag(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             for round in 0..<5 {
                 let base = try await database.save(makeRecord("contended\(round)", ["writer": .int64(-1)]))
                 let outcomes = await withTaskGroup(of: Result<Record, RecordStoreError>.self) { group in
@@ -84,9 +84,9 @@ import TuningSupport
         }
     }
 
-    @Test("an atomic request that loses a race in its second zone has written nothing, and says so per item")
-    func racingTwoZoneAtomicRequest() async throws {
-        try await withTemporaryDatabase(durability: .fsync) { database in
+    @Test("an atomic request that loses a race in its second zone has written nothing, and says so per item", arguments: StoreKind.allCases)
+    func racingTwoZoneAtomicRequest(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind, durability: .fsync) { database in
             let zoneA = ZoneID(zoneName: "A")
             let zoneB = ZoneID(zoneName: "B")
             try await database.createZone(zoneA)

@@ -15,9 +15,9 @@ import TuningSupport
         return (original, server)
     }
 
-    @Test(".ifServerRecordUnchanged: a stale tag fails with serverRecordChanged carrying the server's record; nothing written")
-    func staleTag() async throws {
-        try await withTemporaryDatabase { database in
+    @Test(".ifServerRecordUnchanged: a stale tag fails with serverRecordChanged carrying the server's record; nothing written", arguments: StoreKind.allCases)
+    func staleTag(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             let (copy, server) = try await staleCopy(database)
             var stale = copy
             stale["a"] = .int64(9)
@@ -44,9 +44,9 @@ import TuningSupport
         }
     }
 
-    @Test(".ifServerRecordUnchanged: inserting a record whose name exists, without its tag, fails with serverRecordChanged")
-    func insertExistingName() async throws {
-        try await withTemporaryDatabase { database in
+    @Test(".ifServerRecordUnchanged: inserting a record whose name exists, without its tag, fails with serverRecordChanged", arguments: StoreKind.allCases)
+    func insertExistingName(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             let server = try await database.save(makeRecord("n1", ["a": .int64(1)]))
             let before = try database.logSnapshot()
             let error = await expectError(.serverRecordChanged) { _ = try await database.save(makeRecord("n1", ["a": .int64(2)])) }
@@ -55,9 +55,9 @@ import TuningSupport
         }
     }
 
-    @Test(".changedKeys writes only the locally changed keys onto the server's copy, whatever the tag")
-    func changedKeysMerges() async throws {
-        try await withTemporaryDatabase { database in
+    @Test(".changedKeys writes only the locally changed keys onto the server's copy, whatever the tag", arguments: StoreKind.allCases)
+    func changedKeysMerges(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             let (copy, server) = try await staleCopy(database)
             var stale = copy
             stale["a"] = .int64(9)  // changed locally
@@ -76,9 +76,9 @@ import TuningSupport
         }
     }
 
-    @Test(".changedKeys with a record that does not exist creates it; with another record type it is refused")
-    func changedKeysEdgeCases() async throws {
-        try await withTemporaryDatabase { database in
+    @Test(".changedKeys with a record that does not exist creates it; with another record type it is refused", arguments: StoreKind.allCases)
+    func changedKeysEdgeCases(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             let created = try await database.save(makeRecord("fresh", ["a": .int64(1)]), savePolicy: .changedKeys)
             #expect(created["a"] == .int64(1))
             #expect(created.creationDate != nil)
@@ -92,9 +92,9 @@ import TuningSupport
         }
     }
 
-    @Test(".allKeys replaces the server's copy with the local one, whatever the tag")
-    func allKeysOverwrites() async throws {
-        try await withTemporaryDatabase { database in
+    @Test(".allKeys replaces the server's copy with the local one, whatever the tag", arguments: StoreKind.allCases)
+    func allKeysOverwrites(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             let (copy, server) = try await staleCopy(database)
             var stale = copy
             stale["a"] = .int64(9)
@@ -113,9 +113,9 @@ import TuningSupport
         }
     }
 
-    @Test("the default policy keeps the server's fields that a partial fetch (desiredKeys) did not return")
-    func partialFetchThenSave() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("the default policy keeps the server's fields that a partial fetch (desiredKeys) did not return", arguments: StoreKind.allCases)
+    func partialFetchThenSave(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             let saved = try await database.save(makeRecord("n1", ["title": .string("t"), "body": .string("a long body")]))
             var partial = try await database.record(for: saved.recordID, desiredKeys: ["title"])
             partial["title"] = .string("t2")
@@ -128,9 +128,9 @@ import TuningSupport
         }
     }
 
-    @Test("a change tag from a deleted incarnation of a zone is stale in the recreated zone")
-    func tagFromDeletedZone() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("a change tag from a deleted incarnation of a zone is stale in the recreated zone", arguments: StoreKind.allCases)
+    func tagFromDeletedZone(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             let zone = ZoneID(zoneName: "Z")
             try await database.createZone(zone)
             var old = try await database.save(makeRecord("r", zone: zone, ["v": .string("old world")]))

@@ -6,9 +6,9 @@ import TestSupport
 
 /// Saving and fetching single records: server metadata, desiredKeys, missing items, validation.
 @Suite(.everyTuning) struct DatabaseRecordTests {
-    @Test("a save returns the record with server dates and a change tag, and a fetch returns the same record")
-    func saveReturnsMetadata() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("a save returns the record with server dates and a change tag, and a fetch returns the same record", arguments: StoreKind.allCases)
+    func saveReturnsMetadata(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             var record = Record(recordType: "Note", recordID: RecordID(recordName: "n1"))
             record["title"] = .string("Groceries")
             record["count"] = .int64(3)
@@ -34,9 +34,9 @@ import TestSupport
         }
     }
 
-    @Test("after a save, the returned record's changed keys are only the edits made to it since; the caller's copy keeps its own")
-    func changedKeysAfterSave() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("after a save, the returned record's changed keys are only the edits made to it since; the caller's copy keeps its own", arguments: StoreKind.allCases)
+    func changedKeysAfterSave(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             let record = makeRecord("n1", ["title": .string("a"), "count": .int64(1), "old": .bool(true)])
             var saved = try await database.save(record)
             #expect(saved.changedKeys() == [])
@@ -55,9 +55,9 @@ import TestSupport
         }
     }
 
-    @Test("the dates a save returns are the dates stored: a fetch returns the same Date values")
-    func savedDatesAreStoredDates() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("the dates a save returns are the dates stored: a fetch returns the same Date values", arguments: StoreKind.allCases)
+    func savedDatesAreStoredDates(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             let saved = try await database.save(makeRecord("n1"))
             let fetched = try await database.record(for: saved.recordID)
             #expect(fetched == saved, "Record's == compares dates by millisecond")
@@ -67,9 +67,9 @@ import TestSupport
         }
     }
 
-    @Test("every field kind survives a save and a fetch")
-    func everyKindRoundTrips() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("every field kind survives a save and a fetch", arguments: StoreKind.allCases)
+    func everyKindRoundTrips(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             try await database.createZone(Sample.zone)
             // The sample's reference is .deleteSelf to folder-1, which must exist.
             let folder = try await database.save(makeRecord("folder-1", zone: Sample.zone, type: "Folder"))
@@ -82,9 +82,9 @@ import TestSupport
         }
     }
 
-    @Test("an update keeps the creation date, moves the modification date on and changes the tag")
-    func updateMetadata() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("an update keeps the creation date, moves the modification date on and changes the tag", arguments: StoreKind.allCases)
+    func updateMetadata(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             let first = try await database.save(makeRecord("n1", ["v": .int64(1)]))
             var edit = first
             edit["v"] = .int64(2)
@@ -103,9 +103,9 @@ import TestSupport
         }
     }
 
-    @Test("records(for:) answers each ID: the record, unknownItem, or zoneNotFound")
-    func fetchManyWithMissing() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("records(for:) answers each ID: the record, unknownItem, or zoneNotFound", arguments: StoreKind.allCases)
+    func fetchManyWithMissing(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             let a = try await database.save(makeRecord("a"))
             let b = try await database.save(makeRecord("b"))
             let missing = RecordID(recordName: "missing")
@@ -125,9 +125,9 @@ import TestSupport
         }
     }
 
-    @Test("desiredKeys: nil returns every field, [] only system fields, a list only those keys")
-    func desiredKeys() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("desiredKeys: nil returns every field, [] only system fields, a list only those keys", arguments: StoreKind.allCases)
+    func desiredKeys(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             let saved = try await database.save(makeRecord("n1", ["a": .int64(1), "b": .string("two"), "c": .bool(true)]))
             let id = saved.recordID
 
@@ -188,9 +188,9 @@ import TestSupport
         }
     }
 
-    @Test("a .deleteSelf reference must point at an existing record or one saved in the same request")
-    func referenceTargets() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("a .deleteSelf reference must point at an existing record or one saved in the same request", arguments: StoreKind.allCases)
+    func referenceTargets(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             let before = try database.endOffset(.default)
             let dangling = makeRecord("child", ["parent": ref("nobody")])
             let error = await expectError(.referenceViolation) { _ = try await database.save(dangling) }
@@ -210,17 +210,17 @@ import TestSupport
         }
     }
 
-    @Test("a .none reference may dangle: it is not checked (as documented on Reference.Action.none)")
-    func noneReferenceMayDangle() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("a .none reference may dangle: it is not checked (as documented on Reference.Action.none)", arguments: StoreKind.allCases)
+    func noneReferenceMayDangle(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             let saved = try await database.save(makeRecord("child", ["parent": ref("nobody", .none)]))
             #expect(saved["parent"] == ref("nobody", .none))
         }
     }
 
-    @Test("a save whose .deleteSelf target fails in the same request fails with referenceViolation")
-    func referenceToFailingTarget() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("a save whose .deleteSelf target fails in the same request fails with referenceViolation", arguments: StoreKind.allCases)
+    func referenceToFailingTarget(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             let invalidTarget = makeRecord("bad", ["_x": .int64(1)])
             let orphan = makeRecord("orphan", ["p": ref("bad")])
             let result = try await database.modifyRecords(saving: [invalidTarget, orphan], deleting: [], atomically: false)
@@ -237,9 +237,9 @@ import TestSupport
         }
     }
 
-    @Test("saving a fetched record that was deleted since fails with unknownItem (CloudKit's answer)")
-    func saveDeletedRecordWithTag() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("saving a fetched record that was deleted since fails with unknownItem (CloudKit's answer)", arguments: StoreKind.allCases)
+    func saveDeletedRecordWithTag(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             var saved = try await database.save(makeRecord("n1", ["v": .int64(1)]))
             try await database.delete(saved.recordID)
             saved["v"] = .int64(2)
@@ -252,9 +252,9 @@ import TestSupport
         }
     }
 
-    @Test("a record over 1 MB is refused with limitExceeded and nothing is written")
-    func oversizedRecordAlone() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("a record over 1 MB is refused with limitExceeded and nothing is written", arguments: StoreKind.allCases)
+    func oversizedRecordAlone(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             let big = makeRecord("big", ["data": .bytes([UInt8](repeating: 7, count: RecordLimits.maximumEncodedRecordSize))])
             let before = try database.logSnapshot()
             let error = await expectError(.limitExceeded) { _ = try await database.save(big) }
@@ -263,9 +263,9 @@ import TestSupport
         }
     }
 
-    @Test("an oversized record in an atomic batch: partialFailure with limitExceeded for it and batchRequestFailed for the rest")
-    func oversizedRecordInAtomicBatch() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("an oversized record in an atomic batch: partialFailure with limitExceeded for it and batchRequestFailed for the rest", arguments: StoreKind.allCases)
+    func oversizedRecordInAtomicBatch(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             let big = makeRecord("big", ["data": .bytes([UInt8](repeating: 7, count: RecordLimits.maximumEncodedRecordSize))])
             let small = makeRecord("small")
             let before = try database.logSnapshot()
@@ -279,9 +279,9 @@ import TestSupport
         }
     }
 
-    @Test("an oversized record in a non-atomic batch fails alone; the other items are saved")
-    func oversizedRecordInNonAtomicBatch() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("an oversized record in a non-atomic batch fails alone; the other items are saved", arguments: StoreKind.allCases)
+    func oversizedRecordInNonAtomicBatch(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             let big = makeRecord("big", ["data": .bytes([UInt8](repeating: 7, count: RecordLimits.maximumEncodedRecordSize))])
             let small = makeRecord("small")
             let result = try await database.modifyRecords(saving: [small, big], deleting: [], atomically: false)
@@ -291,9 +291,9 @@ import TestSupport
         }
     }
 
-    @Test("a request whose batch exceeds the log's 64 MB batch limit fails with a RecordStoreError, not a LogError")
-    func requestLargerThanALogBatch() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("a request whose batch exceeds the log's 64 MB batch limit fails with a RecordStoreError, not a LogError", arguments: StoreKind.allCases)
+    func requestLargerThanALogBatch(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             // 70 incompressible records of ~1 MB: each valid alone, 70 MB together.
             var generator = SeededGenerator(seed: 7)
             var records: [Record] = []

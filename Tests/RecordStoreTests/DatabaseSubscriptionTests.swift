@@ -15,9 +15,9 @@ import TuningSupport
         return try database.notifications(for: subscription.id).makeAsyncIterator()
     }
 
-    @Test("a database subscription fires once per commit, for zone creation and deletion too, and not for failed or empty requests")
-    func databaseSubscription() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("a database subscription fires once per commit, for zone creation and deletion too, and not for failed or empty requests", arguments: StoreKind.allCases)
+    func databaseSubscription(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             var events = try await listen(database, Subscription(id: "db", kind: .database))
             let zone = ZoneID(zoneName: "A")
 
@@ -45,9 +45,9 @@ import TuningSupport
         }
     }
 
-    @Test("a request touching two zones is one commit per zone: one database notification each")
-    func databaseSubscriptionTwoZones() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("a request touching two zones is one commit per zone: one database notification each", arguments: StoreKind.allCases)
+    func databaseSubscriptionTwoZones(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             let zone = ZoneID(zoneName: "A")
             try await database.createZone(zone)
             var events = try await listen(database, Subscription(id: "db", kind: .database))
@@ -61,9 +61,9 @@ import TuningSupport
         }
     }
 
-    @Test("a zone subscription fires once per commit of its zone and never for other zones")
-    func zoneSubscription() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("a zone subscription fires once per commit of its zone and never for other zones", arguments: StoreKind.allCases)
+    func zoneSubscription(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             let zone = ZoneID(zoneName: "A")
             try await database.createZone(zone)
             await expectError(.zoneNotFound) { try await database.save(Subscription(id: "z", kind: .zone(ZoneID(zoneName: "Nope")))) }
@@ -82,9 +82,9 @@ import TuningSupport
         }
     }
 
-    @Test("a query subscription fires once per matching record change, with the reason")
-    func querySubscription() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("a query subscription fires once per matching record change, with the reason", arguments: StoreKind.allCases)
+    func querySubscription(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             let query = RecordQuery(recordType: "Note", predicates: [QueryPredicate("priority", .greaterThan, .int64(5))])
             var events = try await listen(database, Subscription(id: "q", kind: .query(query, zoneID: nil, firesOn: .all)))
             func expectNext(_ name: String, _ reason: SubscriptionNotification.Reason, zone: ZoneID = .default, sourceLocation: SourceLocation = #_sourceLocation) async {
@@ -131,9 +131,9 @@ import TuningSupport
         }
     }
 
-    @Test("a query subscription sees records deleted by a cascade, and honours firesOn and its zone")
-    func querySubscriptionCascadeAndFilters() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("a query subscription sees records deleted by a cascade, and honours firesOn and its zone", arguments: StoreKind.allCases)
+    func querySubscriptionCascadeAndFilters(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             let zone = ZoneID(zoneName: "A")
             try await database.createZone(zone)
             var deletions = try await listen(
@@ -162,9 +162,9 @@ import TuningSupport
         }
     }
 
-    @Test("when a notification arrives, the commit it describes is visible")
-    func notificationAfterCommit() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("when a notification arrives, the commit it describes is visible", arguments: StoreKind.allCases)
+    func notificationAfterCommit(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             try await database.save(Subscription(id: "db", kind: .database))
             let events = try database.notifications(for: "db")
             let reader = Task {
@@ -188,9 +188,9 @@ import TuningSupport
         }
     }
 
-    @Test("several listeners of one subscription each get every notification")
-    func severalListeners() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("several listeners of one subscription each get every notification", arguments: StoreKind.allCases)
+    func severalListeners(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             var one = try await listen(database, Subscription(id: "db", kind: .database))
             var two = try database.notifications(for: "db").makeAsyncIterator()
             _ = try await database.save(makeRecord("a"))
@@ -199,9 +199,9 @@ import TuningSupport
         }
     }
 
-    @Test("deleting a subscription ends its streams; it is then unknown")
-    func deleteSubscription() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("deleting a subscription ends its streams; it is then unknown", arguments: StoreKind.allCases)
+    func deleteSubscription(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             var events = try await listen(database, Subscription(id: "db", kind: .database))
             var other = try await listen(database, Subscription(id: "other", kind: .database))
             #expect(try await database.allSubscriptions().map(\.id) == ["db", "other"])
@@ -225,9 +225,9 @@ import TuningSupport
         }
     }
 
-    @Test("subscription IDs: 1 to 255 bytes; allSubscriptions is sorted; saving again replaces")
-    func subscriptionIDs() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("subscription IDs: 1 to 255 bytes; allSubscriptions is sorted; saving again replaces", arguments: StoreKind.allCases)
+    func subscriptionIDs(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             await expectError(.invalidArguments) { try await database.save(Subscription(id: "", kind: .database)) }
             await expectError(.invalidArguments) { try await database.save(Subscription(id: String(repeating: "s", count: 256), kind: .database)) }
             for id in ["b", "a", "c"] { try await database.save(Subscription(id: id, kind: .database)) }
@@ -239,9 +239,9 @@ import TuningSupport
         }
     }
 
-    @Test("a query subscription to a zone that does not exist is refused, as a zone subscription is")
-    func querySubscriptionMissingZone() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("a query subscription to a zone that does not exist is refused, as a zone subscription is", arguments: StoreKind.allCases)
+    func querySubscriptionMissingZone(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             let missing = ZoneID(zoneName: "Nope")
             await expectError(.zoneNotFound) { try await database.save(Subscription(id: "z", kind: .zone(missing))) }
             await expectError(.zoneNotFound) {
@@ -251,9 +251,9 @@ import TuningSupport
         }
     }
 
-    @Test("a stream follows its subscription when the subscription is saved again with another kind")
-    func replacedSubscriptionStream() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("a stream follows its subscription when the subscription is saved again with another kind", arguments: StoreKind.allCases)
+    func replacedSubscriptionStream(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             let a = ZoneID(zoneName: "A")
             let b = ZoneID(zoneName: "B")
             try await database.createZone(a)

@@ -4,12 +4,25 @@ import RecordLog
 import Testing
 import TestSupport
 
-/// Runs `body` with a new temporary database and removes its directory afterwards, whether
-/// `body` returns or throws.
+/// What a test database keeps its partitions in: the suites whose behaviour does not depend on
+/// files run against both, so that ``Database/inMemory(maximumItemsPerRequest:logger:)`` keeps
+/// the semantics of a store on disk.
+enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    /// Segment files in a temporary directory.
+    case files
+    /// Memory only (`Database.inMemory()`).
+    case memory
+
+    var testDescription: String { rawValue }
+}
+
+/// Runs `body` with a new temporary database of `kind` and removes it afterwards (its directory,
+/// for files), whether `body` returns or throws.
 func withTemporaryDatabase<T>(
-    durability: LogOptions.Durability = .noSyncUnsafe, _ body: (Database) async throws -> T
+    _ kind: StoreKind = .files, durability: LogOptions.Durability = .noSyncUnsafe, maximumItemsPerRequest: Int? = nil,
+    _ body: (Database) async throws -> T
 ) async throws -> T {
-    let database = try await Database.temporary(durability: durability)
+    let database = try await openTemporaryDatabase(kind, durability: durability, maximumItemsPerRequest: maximumItemsPerRequest)
     do {
         let result = try await body(database)
         try database.removeTemporaryDirectory()
@@ -17,6 +30,21 @@ func withTemporaryDatabase<T>(
     } catch {
         try? database.removeTemporaryDirectory()
         throw error
+    }
+}
+
+/// A new database of `kind`: in a fresh temporary directory, or in memory. The caller removes it
+/// with `removeTemporaryDirectory()`.
+func openTemporaryDatabase(
+    _ kind: StoreKind, durability: LogOptions.Durability = .noSyncUnsafe, maximumItemsPerRequest: Int? = nil
+) async throws -> Database {
+    let items = maximumItemsPerRequest ?? Database.defaultMaximumItemsPerRequest
+    switch kind {
+    case .files:
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("RecordStore-\(UUID().uuidString)").path
+        return try await Database(directory: path, durability: durability, maximumItemsPerRequest: items)
+    case .memory:
+        return try await Database.inMemory(maximumItemsPerRequest: items)
     }
 }
 
@@ -123,18 +151,21 @@ extension Database {
 
     /// The directory holding a zone's segment files.
     func zoneDirectory(_ zoneID: ZoneID) throws -> String {
-        (directory as NSString).appendingPathComponent("zones/" + (try ZoneDirectoryName.encode(zoneID.zoneName)))
+        (try #require(directory) as NSString).appendingPathComponent("zones/" + (try ZoneDirectoryName.encode(zoneID.zoneName)))
     }
 
-    /// The bytes of every segment file (`*.log`) of the store and every partition's end offset.
+    /// The bytes of every segment file (`*.log`) of the store (none in memory) and every
+    /// partition's end offset.
     func logSnapshot() throws -> LogSnapshot {
         var files: [String: [UInt8]] = [:]
-        let zones = (directory as NSString).appendingPathComponent("zones")
-        let enumerator = FileManager.default.enumerator(atPath: zones)
-        while let relative = enumerator?.nextObject() as? String {
-            guard relative.hasSuffix(".log") else { continue }
-            let path = (zones as NSString).appendingPathComponent(relative)
-            files[relative] = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        if let directory {
+            let zones = (directory as NSString).appendingPathComponent("zones")
+            let enumerator = FileManager.default.enumerator(atPath: zones)
+            while let relative = enumerator?.nextObject() as? String {
+                guard relative.hasSuffix(".log") else { continue }
+                let path = (zones as NSString).appendingPathComponent(relative)
+                files[relative] = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+            }
         }
         var endOffsets: [String: Int64] = [:]
         for zone in log.partitionNames { endOffsets[zone] = try log.partition(named: zone).endOffset }

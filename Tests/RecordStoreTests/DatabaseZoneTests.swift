@@ -25,9 +25,9 @@ import TuningSupport
         }
     }
 
-    @Test("changes fetched again and again, then from the zone deleted and created again, are the new zone's")
-    func changesOfRecreatedZone() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("changes fetched again and again, then from the zone deleted and created again, are the new zone's", arguments: StoreKind.allCases)
+    func changesOfRecreatedZone(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             let zone = try await database.createZone(ZoneID(zoneName: "Notes"))
             _ = try await database.modifyRecords(saving: (0..<50).map { makeRecord("old-\($0)", zone: zone, ["n": .int64(Int64($0))]) }, deleting: [])
             // Read three times: the log keeps the batches read again (`LogOptions.batchCacheBytes`).
@@ -42,9 +42,9 @@ import TuningSupport
         }
     }
 
-    @Test("a new store has exactly the default zone, which cannot be deleted")
-    func defaultZone() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("a new store has exactly the default zone, which cannot be deleted", arguments: StoreKind.allCases)
+    func defaultZone(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             #expect(try await database.allZones() == [.default])
             #expect(try await database.fetchZone(.default) == .default)
             let before = try database.logSnapshot()
@@ -58,9 +58,9 @@ import TuningSupport
         }
     }
 
-    @Test("createZone is idempotent: a second create writes nothing and keeps the zone's records")
-    func createIdempotent() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("createZone is idempotent: a second create writes nothing and keeps the zone's records", arguments: StoreKind.allCases)
+    func createIdempotent(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             let zone = ZoneID(zoneName: "Notes")
             #expect(try await database.createZone(zone) == zone)
             #expect(try await database.fetchZone(zone) == zone)
@@ -73,9 +73,9 @@ import TuningSupport
         }
     }
 
-    @Test("allZones lists every zone, sorted by name")
-    func allZonesSorted() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("allZones lists every zone, sorted by name", arguments: StoreKind.allCases)
+    func allZonesSorted(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             for name in ["b", "A", "c", "Zed"] { try await database.createZone(ZoneID(zoneName: name)) }
             let names = try await database.allZones().map(\.zoneName)
             #expect(names == names.sorted())
@@ -126,9 +126,9 @@ import TuningSupport
         }
     }
 
-    @Test("every call about a zone that does not exist fails with zoneNotFound")
-    func unknownZone() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("every call about a zone that does not exist fails with zoneNotFound", arguments: StoreKind.allCases)
+    func unknownZone(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             let zone = ZoneID(zoneName: "Nowhere")
             let before = try database.logSnapshot()
             await expectError(.zoneNotFound) { _ = try await database.fetchZone(zone) }

@@ -7,9 +7,9 @@ import TuningSupport
 @Suite(.everyTuning) struct LargeCommitViewTests {
     /// A commit of `largeCommitItems` or more is folded into the views on a second thread, after
     /// the call returns: a view read after that holds it, in log order.
-    @Test("a large commit is in every view, in log order, when modifyRecords returns")
-    func largeCommitFoldedBeforeReturn() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("a large commit is in every view, in log order, when modifyRecords returns", arguments: StoreKind.allCases)
+    func largeCommitFoldedBeforeReturn(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             let sequence = try database.register(EventSequence.self)
             let texts = try database.register(NoteTexts.self)
             let count = CommitTuning.standard.largeCommitItems * 2
@@ -49,9 +49,9 @@ import TuningSupport
 
     /// A zone deleted right after a large commit into it: the deletion must reach the views after
     /// the commit's fold, which may still be running, or the views would keep the zone's records.
-    @Test("a zone deleted right after a large commit into it is gone from every view")
-    func zoneDeletedAfterLargeCommit() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("a zone deleted right after a large commit into it is gone from every view", arguments: StoreKind.allCases)
+    func zoneDeletedAfterLargeCommit(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             let texts = try database.register(NoteTexts.self)
             let sequence = try database.register(EventSequence.self)
             for round in 0..<20 {
@@ -68,9 +68,9 @@ import TuningSupport
 
     /// Readers of two views go on while large commits fold into both: each view folds on its own
     /// queue, and a read suspends only for its own view's folds.
-    @Test("reading two views while large commits fold into both does not deadlock", .timeLimit(.minutes(1)))
-    func nestedReadsDuringFolds() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("reading two views while large commits fold into both does not deadlock", .timeLimit(.minutes(1)), arguments: StoreKind.allCases)
+    func nestedReadsDuringFolds(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             let texts = try database.register(NoteTexts.self)
             let sequence = try database.register(EventSequence.self)
             let done = Atomic<Bool>(false)
@@ -94,9 +94,9 @@ import TuningSupport
 
     /// Writers committing at once, each a large commit and at once a small one, saves and
     /// deletes: the folds reach each view in log order, whichever thread runs them.
-    @Test("concurrent large and small commits leave every view equal to its replay")
-    func concurrentMixedCommits() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("concurrent large and small commits leave every view equal to its replay", arguments: StoreKind.allCases)
+    func concurrentMixedCommits(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             let texts = try database.register(NoteTexts.self)
             let sequence = try database.register(EventSequence.self)
             try await withThrowingTaskGroup(of: Void.self) { group in

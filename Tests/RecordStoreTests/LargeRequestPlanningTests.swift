@@ -44,9 +44,9 @@ import TuningSupport
         return items
     }
 
-    @Test("non-atomic: each item of a large request gets its own outcome; the saves are logged in request order")
-    func nonAtomicOutcomes() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("non-atomic: each item of a large request gets its own outcome; the saves are logged in request order", arguments: StoreKind.allCases)
+    func nonAtomicOutcomes(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             let count = database.maximumItemsPerRequest
             #expect(count >= CommitTuning.standard.twoThreadPlanningItems)
             let items = try await request(database, count: count)
@@ -74,9 +74,9 @@ import TuningSupport
         }
     }
 
-    @Test("atomic: one failing item of a large request writes nothing and fails the rest as batchRequestFailed")
-    func atomicWritesNothing() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("atomic: one failing item of a large request writes nothing and fails the rest as batchRequestFailed", arguments: StoreKind.allCases)
+    func atomicWritesNothing(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             let items = try await request(database, count: database.maximumItemsPerRequest)
             let endBefore = try database.endOffset(.default)
             let error = await #expect(throws: RecordStoreError.self) {
@@ -99,9 +99,9 @@ import TuningSupport
 
     /// A large commit is planned on two threads and its frame compressed on two: still one batch,
     /// dense offsets, each save under the change tag its offset gives, in request order.
-    @Test("a large commit's saves and deletes are one batch, in request order, each save tagged with its offset")
-    func largeCommitWrittenInOrder() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("a large commit's saves and deletes are one batch, in request order, each save tagged with its offset", arguments: StoreKind.allCases)
+    func largeCommitWrittenInOrder(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             let doomed = (0..<10).map { makeRecord("old\($0)", ["text": .string("old")]) }
             _ = try await database.modifyRecords(saving: doomed, deleting: [])
             let start = try database.endOffset(.default)
@@ -111,7 +111,7 @@ import TuningSupport
             #expect(saves.count >= CommitTuning.standard.twoThreadPlanningItems)
             let result = try await database.modifyRecords(saving: saves, deleting: doomed.map(\.recordID))
             #expect(try database.batchCount(.default, from: start) == 1)
-            let logged = try database.log.partition(named: ZoneID.default.zoneName).records(from: start)
+            let logged = try database.log.partition(named: ZoneID.default.zoneName).records(from: start, to: nil, limit: .max)
             #expect(logged.map(\.offset) == (start..<start + Int64(saves.count + doomed.count)).map { $0 })
             #expect(logged.map(\.keyString) == saves.map(\.recordID.recordName) + doomed.map(\.recordID.recordName))
             let incarnation = try database.zone(.default).incarnation

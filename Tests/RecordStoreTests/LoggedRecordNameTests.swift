@@ -12,8 +12,8 @@ import Testing
 
     /// A store holding `n1`, then the same value bytes appended behind the database's back under
     /// each of `names`.
-    private func withForgedSaves(_ names: [String], _ body: (Database) async throws -> Void) async throws {
-        try await withTemporaryDatabase { database in
+    private func withForgedSaves(_ names: [String], in kind: StoreKind, _ body: (Database) async throws -> Void) async throws {
+        try await withTemporaryDatabase(kind) { database in
             _ = try await database.createZone(zone)
             let saved = try await database.save(makeRecord("n1", zone: zone, ["text": .string("hello")]))
             let value = try RecordCodec.encode(saved)
@@ -26,9 +26,9 @@ import Testing
         }
     }
 
-    @Test("a change under a name the rules refuse throws invalidRecordID, after the changes before it", arguments: ["_n2", "", String(repeating: "n", count: 256), "nö"])
-    func changeUnderInvalidName(_ name: String) async throws {
-        try await withForgedSaves([name]) { database in
+    @Test("a change under a name the rules refuse throws invalidRecordID, after the changes before it", arguments: StoreKind.allCases, ["_n2", "", String(repeating: "n", count: 256), "nö"])
+    func changeUnderInvalidName(kind: StoreKind, _ name: String) async throws {
+        try await withForgedSaves([name], in: kind) { database in
             var handedOut: [String] = []
             await #expect(throws: RecordDecodingError(.invalidRecordID, at: 0)) {
                 _ = try await database.fetchZoneChanges(
@@ -41,9 +41,9 @@ import Testing
         }
     }
 
-    @Test("the same bytes under a valid name read as the record")
-    func changeUnderValidName() async throws {
-        try await withForgedSaves(["n2"]) { database in
+    @Test("the same bytes under a valid name read as the record", arguments: StoreKind.allCases)
+    func changeUnderValidName(kind: StoreKind) async throws {
+        try await withForgedSaves(["n2"], in: kind) { database in
             var texts: [String: String] = [:]
             _ = try await database.fetchZoneChanges(in: zone, since: nil, recordChanged: { record in
                 if case .string(let text)? = record["text"] { texts[record.recordID.recordName] = text }
@@ -54,9 +54,9 @@ import Testing
         }
     }
 
-    @Test("a view replaying a save under a name the rules refuse fails to register")
-    func replayUnderInvalidName() async throws {
-        try await withForgedSaves(["_n2"]) { database in
+    @Test("a view replaying a save under a name the rules refuse fails to register", arguments: StoreKind.allCases)
+    func replayUnderInvalidName(kind: StoreKind) async throws {
+        try await withForgedSaves(["_n2"], in: kind) { database in
             #expect(throws: RecordDecodingError(.invalidRecordID, at: 0)) { try database.register(NoteTexts.self) }
         }
     }

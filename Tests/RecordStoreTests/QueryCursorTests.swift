@@ -4,8 +4,8 @@ import Testing
 
 /// Paging with cursors: every record once, in order, while writes continue.
 @Suite struct QueryCursorTests {
-    @Test(arguments: [false, true]) func pagesVisitEveryRecordOnceInOrder(indexed: Bool) async throws {
-        let db = try await Database.temporary()
+    @Test(arguments: StoreKind.allCases, [false, true]) func pagesVisitEveryRecordOnceInOrder(kind: StoreKind, indexed: Bool) async throws {
+        let db = try await openTemporaryDatabase(kind)
         try await db.saveAll((0..<250).map { queryRecord(String(format: "r%03d", $0), ["score": .int64(Int64($0 % 13))]) })
         if indexed { try await db.createIndex(recordType: "Item", key: "score") }
         let query = RecordQuery(recordType: "Item", sortDescriptors: [QuerySortDescriptor(key: "score", ascending: false)])
@@ -19,8 +19,8 @@ import Testing
         try db.removeTemporaryDirectory()
     }
 
-    @Test(arguments: [false, true]) func cursorContinuesExactlyWhileRecordsChange(indexed: Bool) async throws {
-        let db = try await Database.temporary()
+    @Test(arguments: StoreKind.allCases, [false, true]) func cursorContinuesExactlyWhileRecordsChange(kind: StoreKind, indexed: Bool) async throws {
+        let db = try await openTemporaryDatabase(kind)
         var ranks: [String: Int64] = [:]
         for index in 0..<40 { ranks[String(format: "r%02d", index)] = Int64(index) }
         try await db.saveAll(ranks.map { queryRecord($0.key, ["rank": .int64($0.value)]) })
@@ -54,8 +54,8 @@ import Testing
         try db.removeTemporaryDirectory()
     }
 
-    @Test func cursorSurvivesItsBytesWithAwkwardSortValues() async throws {
-        let db = try await Database.temporary()
+    @Test(arguments: StoreKind.allCases) func cursorSurvivesItsBytesWithAwkwardSortValues(kind: StoreKind) async throws {
+        let db = try await openTemporaryDatabase(kind)
         let values: [FieldValue?] = [
             .double(.nan), .double(.infinity), .double(-.infinity), .double(-0.0), .int64(.max), .int64(.min), .double(0.1),
             .string("é"), .string(""), .date(Date(timeIntervalSince1970: 1_234.567)), .bool(false), .bytes([0, 255]),
@@ -82,8 +82,8 @@ import Testing
         try db.removeTemporaryDirectory()
     }
 
-    @Test func malformedCursorBytesAreRefused() async throws {
-        let db = try await Database.temporary()
+    @Test(arguments: StoreKind.allCases) func malformedCursorBytesAreRefused(kind: StoreKind) async throws {
+        let db = try await openTemporaryDatabase(kind)
         try await db.saveAll((0..<3).map { queryRecord("r\($0)") })
         let cursor = try #require(try await db.records(matching: RecordQuery(recordType: "Item"), resultsLimit: 1).cursor)
         for bytes in [Data(), Data("garbage".utf8), cursor.data.dropLast(3), Data(cursor.data.reversed())] {
@@ -101,8 +101,8 @@ import Testing
         try db.removeTemporaryDirectory()
     }
 
-    @Test func cursorIntoADeletedZoneFails() async throws {
-        let db = try await Database.temporary()
+    @Test(arguments: StoreKind.allCases) func cursorIntoADeletedZoneFails(kind: StoreKind) async throws {
+        let db = try await openTemporaryDatabase(kind)
         let zone = ZoneID(zoneName: "Gone")
         try await db.createZone(zone)
         try await db.saveAll((0..<3).map { queryRecord("r\($0)", zone: zone) })

@@ -5,8 +5,8 @@ import TuningSupport
 
 /// Queries through the database: filters, sorts, keys, limits, zones, errors.
 @Suite(.everyTuning) struct QueryDatabaseTests {
-    @Test func everyComparisonRunsAgainstStoredRecords() async throws {
-        let db = try await Database.temporary()
+    @Test(arguments: StoreKind.allCases) func everyComparisonRunsAgainstStoredRecords(kind: StoreKind) async throws {
+        let db = try await openTemporaryDatabase(kind)
         try await db.saveAll([
             queryRecord("a", ["n": .int64(1), "s": .string("apple"), "tags": .list([.string("red")]), "text": .string("Crème Brûlée")]),
             queryRecord("b", ["n": .double(2.5), "s": .string("banana"), "tags": .list([.string("yellow")])]),
@@ -28,8 +28,8 @@ import TuningSupport
         try db.removeTemporaryDirectory()
     }
 
-    @Test func systemDatesFilterAndSort() async throws {
-        let db = try await Database.temporary()
+    @Test(arguments: StoreKind.allCases) func systemDatesFilterAndSort(kind: StoreKind) async throws {
+        let db = try await openTemporaryDatabase(kind)
         for name in ["first", "second", "third"] {
             _ = try await db.save(queryRecord(name))
             try await Task.sleep(for: .milliseconds(5))
@@ -44,8 +44,8 @@ import TuningSupport
         try db.removeTemporaryDirectory()
     }
 
-    @Test func sortsByKeysInTurnThenZoneAndName() async throws {
-        let db = try await Database.temporary()
+    @Test(arguments: StoreKind.allCases) func sortsByKeysInTurnThenZoneAndName(kind: StoreKind) async throws {
+        let db = try await openTemporaryDatabase(kind)
         try await db.saveAll([
             queryRecord("e", ["group": .int64(2), "score": .double(1.5)]),
             queryRecord("b", ["group": .int64(1), "score": .int64(9)]),
@@ -63,8 +63,8 @@ import TuningSupport
         try db.removeTemporaryDirectory()
     }
 
-    @Test func desiredKeysAndResultsLimit() async throws {
-        let db = try await Database.temporary()
+    @Test(arguments: StoreKind.allCases) func desiredKeysAndResultsLimit(kind: StoreKind) async throws {
+        let db = try await openTemporaryDatabase(kind)
         try await db.saveAll((0..<10).map { queryRecord("r\($0)", ["a": .int64(Int64($0)), "b": .string("x")]) })
         let query = RecordQuery(recordType: "Item", sortDescriptors: [QuerySortDescriptor(key: "a", ascending: false)])
         let all = try await db.records(matching: query, resultsLimit: 3)
@@ -81,8 +81,8 @@ import TuningSupport
         try db.removeTemporaryDirectory()
     }
 
-    @Test func oneZoneOrAllZones() async throws {
-        let db = try await Database.temporary()
+    @Test(arguments: StoreKind.allCases) func oneZoneOrAllZones(kind: StoreKind) async throws {
+        let db = try await openTemporaryDatabase(kind)
         let work = ZoneID(zoneName: "Work")
         let home = ZoneID(zoneName: "Home")
         try await db.createZone(work)
@@ -104,8 +104,8 @@ import TuningSupport
         try db.removeTemporaryDirectory()
     }
 
-    @Test func unknownTypeAndZoneFail() async throws {
-        let db = try await Database.temporary()
+    @Test(arguments: StoreKind.allCases) func unknownTypeAndZoneFail(kind: StoreKind) async throws {
+        let db = try await openTemporaryDatabase(kind)
         let other = ZoneID(zoneName: "Other")
         try await db.createZone(other)
         _ = try await db.save(queryRecord("a", zone: other))
@@ -120,8 +120,8 @@ import TuningSupport
         try db.removeTemporaryDirectory()
     }
 
-    @Test func malformedQueriesAreRefusedUpFront() async throws {
-        let db = try await Database.temporary()
+    @Test(arguments: StoreKind.allCases) func malformedQueriesAreRefusedUpFront(kind: StoreKind) async throws {
+        let db = try await openTemporaryDatabase(kind)
         _ = try await db.save(queryRecord("a", ["n": .int64(1)]))
         let bad: [QueryPredicate] = [
             .init("n", .beginsWith, .int64(1)),
@@ -154,7 +154,7 @@ import TuningSupport
     @Test("a type whose records were all deleted before a checkpoint still queries as empty after reopen")
     func knownTypeSurvivesCheckpoint() async throws {
         let database = try await Database.temporary()
-        let directory = database.directory
+        let directory = try #require(database.directory)
         let saved = try await database.save(Record(recordType: "Gone", recordID: RecordID(recordName: "g")))
         try await database.delete(saved.recordID)
         try database.close()

@@ -50,9 +50,9 @@ import TestSupport
         }
     }
 
-    @Test(arguments: [1 as UInt64, 2, 3]) func indexedAndUnindexedAgree(seed: UInt64) async throws {
-        let plain = try await Database.temporary()
-        let indexed = try await Database.temporary()
+    @Test(arguments: StoreKind.allCases, [1 as UInt64, 2, 3]) func indexedAndUnindexedAgree(kind: StoreKind, seed: UInt64) async throws {
+        let plain = try await openTemporaryDatabase(kind)
+        let indexed = try await openTemporaryDatabase(kind)
         try await indexed.createIndex(recordType: "Item", key: "a")
         try await indexed.createIndex(recordType: "Other", key: "a")
         var random = SeededGenerator(seed: seed)

@@ -13,8 +13,8 @@ import TuningSupport
         }
     }
 
-    @Test func indexedEqualityReadsOnlyTheMatchingRecords() async throws {
-        let db = try await Database.temporary()
+    @Test(arguments: StoreKind.allCases) func indexedEqualityReadsOnlyTheMatchingRecords(kind: StoreKind) async throws {
+        let db = try await openTemporaryDatabase(kind)
         try await db.saveAll(palette(300))
         let query = RecordQuery(recordType: "Item", predicates: [.init("color", .equals, .string("red"))])
         let scanned = try await db.records(matching: query, resultsLimit: 1000)
@@ -32,8 +32,8 @@ import TuningSupport
         try db.removeTemporaryDirectory()
     }
 
-    @Test func indexedSortStopsEarly() async throws {
-        let db = try await Database.temporary()
+    @Test(arguments: StoreKind.allCases) func indexedSortStopsEarly(kind: StoreKind) async throws {
+        let db = try await openTemporaryDatabase(kind)
         try await db.saveAll(palette(300))
         try await db.createIndex(recordType: "Item", key: "rank")
         let query = RecordQuery(recordType: "Item", sortDescriptors: [QuerySortDescriptor(key: "rank", ascending: false)])
@@ -49,8 +49,8 @@ import TuningSupport
         try db.removeTemporaryDirectory()
     }
 
-    @Test func indexesFollowSavesDeletesAndTypeChanges() async throws {
-        let db = try await Database.temporary()
+    @Test(arguments: StoreKind.allCases) func indexesFollowSavesDeletesAndTypeChanges(kind: StoreKind) async throws {
+        let db = try await openTemporaryDatabase(kind)
         try await db.createIndex(recordType: "Item", key: "color")
         try await db.saveAll(palette(20))
         let red: [QueryPredicate] = [.init("color", .equals, .string("red"))]
@@ -93,8 +93,8 @@ import TuningSupport
         try reopened.removeTemporaryDirectory()
     }
 
-    @Test func createIndexRefusesBadNames() async throws {
-        let db = try await Database.temporary()
+    @Test(arguments: StoreKind.allCases) func createIndexRefusesBadNames(kind: StoreKind) async throws {
+        let db = try await openTemporaryDatabase(kind)
         await expectError(.invalidArguments) { try await db.createIndex(recordType: "_Item", key: "color") }
         await expectError(.invalidArguments) { try await db.createIndex(recordType: "Item", key: "no spaces") }
         try await db.createIndex(recordType: "Item", key: "modificationDate")

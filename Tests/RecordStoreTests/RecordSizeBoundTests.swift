@@ -27,9 +27,9 @@ import TestSupport
         #expect(try RecordCodec.decode(encoded[...], recordID: record.recordID) == record)
     }
 
-    @Test("a record near the limit is still checked exactly")
-    func nearTheLimit() async throws {
-        let database = try await Database.temporary()
+    @Test("a record near the limit is still checked exactly", arguments: StoreKind.allCases)
+    func nearTheLimit(kind: StoreKind) async throws {
+        let database = try await openTemporaryDatabase(kind)
         var record = Record(recordType: "Blob", recordID: RecordID(recordName: "b"))
         record["data"] = .bytes([UInt8](repeating: 1, count: RecordLimits.maximumEncodedRecordSize - 40))
         await #expect(throws: RecordStoreError.self) { _ = try await database.save(record) }

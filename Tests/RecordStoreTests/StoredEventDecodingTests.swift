@@ -5,11 +5,11 @@ import Testing
 
 /// `StoredEvent` reads back what the store wrote: the one decoder log-inspect and log-replay use.
 @Suite struct StoredEventDecodingTests {
-    @Test("a save reads back as its kind, name, headers and the record the store saved")
-    func saveReadsBack() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("a save reads back as its kind, name, headers and the record the store saved", arguments: StoreKind.allCases)
+    func saveReadsBack(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             let saved = try await database.save(makeRecord("n1", ["title": .string("Hi")]))
-            let logged = try #require(try database.log.partition(named: ZoneID.default.zoneName).records(from: 0).last)
+            let logged = try #require(try database.log.partition(named: ZoneID.default.zoneName).records(from: 0, to: nil, limit: .max).last)
             let event = StoredEvent(logged)
             #expect(event.kind == .save)
             #expect(event.eventName == "save")
@@ -20,12 +20,12 @@ import Testing
         }
     }
 
-    @Test("a delete reads back with its record type and no record")
-    func deleteReadsBack() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("a delete reads back with its record type and no record", arguments: StoreKind.allCases)
+    func deleteReadsBack(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             _ = try await database.save(makeRecord("n1", type: "Folder"))
             try await database.delete(RecordID(recordName: "n1"))
-            let logged = try #require(try database.log.partition(named: ZoneID.default.zoneName).records(from: 0).last)
+            let logged = try #require(try database.log.partition(named: ZoneID.default.zoneName).records(from: 0, to: nil, limit: .max).last)
             let event = StoredEvent(logged)
             #expect(event.kind == .delete)
             #expect(event.name == "n1")
@@ -35,13 +35,13 @@ import Testing
         }
     }
 
-    @Test("zone events are read from the system partition by the same definition")
-    func zoneEventsInTheSystemPartition() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("zone events are read from the system partition by the same definition", arguments: StoreKind.allCases)
+    func zoneEventsInTheSystemPartition(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             _ = try await database.createZone(ZoneID(zoneName: "Work"))
             try await database.deleteZone(ZoneID(zoneName: "Work"))
             let system = try database.log.partition(named: StoredEvent.systemPartition)
-            let events = try system.records(from: 0).map(StoredEvent.init)
+            let events = try system.records(from: 0, to: nil, limit: .max).map(StoredEvent.init)
             #expect(events.first?.kind == .storeIdentity)
             #expect(events.suffix(2).map(\.kind) == [.createZone, .deleteZone])
             #expect(events.suffix(2).map(\.name) == ["Work", "Work"])

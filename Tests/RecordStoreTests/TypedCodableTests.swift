@@ -19,9 +19,9 @@ struct TypedCodableTests {
         return expected
     }
 
-    @Test("every field type round-trips through the store, optionals present and absent", arguments: [true, false])
-    func roundTripThroughStore(optionals: Bool) async throws {
-        try await withTemporaryDatabase { database in
+    @Test("every field type round-trips through the store, optionals present and absent", arguments: StoreKind.allCases, [true, false])
+    func roundTripThroughStore(kind: StoreKind, optionals: Bool) async throws {
+        try await withTemporaryDatabase(kind) { database in
             _ = try await database.createZone(zone)
             _ = try await database.save(Record(recordType: "Target", recordID: RecordID(recordName: "target", zoneID: zone)))
             let model = EveryKindModel.sample(zone: zone, optionals: optionals)
@@ -65,9 +65,9 @@ struct TypedCodableTests {
         try record.validate()
     }
 
-    @Test("dates keep millisecond precision")
-    func millisecondDates() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("dates keep millisecond precision", arguments: StoreKind.allCases)
+    func millisecondDates(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             var model = EveryKindModel.sample(zone: .default, optionals: true)
             model.link = Reference(recordID: RecordID(recordName: "target"))
             model.linkedID = RecordID(recordName: "target")
@@ -182,9 +182,9 @@ struct TypedCodableTests {
         #expect(try Keyed(decoding: record) == Keyed(key: id, label: "x"))
     }
 
-    @Test("encoding onto a fetched record changes only what changed and keeps the change tag")
-    func updating() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("encoding onto a fetched record changes only what changed and keeps the change tag", arguments: StoreKind.allCases)
+    func updating(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             _ = try await database.save(Record(recordType: "Folder", recordID: RecordID(recordName: "f1")))
             var note = TypedNote(id: "n1", folder: "f1", title: "Hi", tags: ["a"], rank: 1)
             let saved = try await database.save(try note.encodedRecord())

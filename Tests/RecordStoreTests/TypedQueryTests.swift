@@ -25,9 +25,9 @@ struct TypedQueryTests {
         return notes
     }
 
-    @Test("filters on a reference field, a prefix, comparisons, in and list membership")
-    func filters() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("filters on a reference field, a prefix, comparisons, in and list membership", arguments: StoreKind.allCases)
+    func filters(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             let notes = try await seed(database)
             let inbox = try await Query<TypedNote>().filter(.folder, equals: "inbox").sorted(by: .rank).fetch(from: database, in: zone)
             #expect(inbox.models == notes.filter { $0.folder == "inbox" })
@@ -54,9 +54,9 @@ struct TypedQueryTests {
         }
     }
 
-    @Test("sorts by the system dates through the model's fields")
-    func systemDateSorts() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("sorts by the system dates through the model's fields", arguments: StoreKind.allCases)
+    func systemDateSorts(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             let notes = try await seed(database, count: 6)
             let newestFirst = try await Query<TypedNote>().sorted(by: .modifiedAt, ascending: false).fetch(from: database, in: zone)
             let dates = newestFirst.models.compactMap(\.modifiedAt)
@@ -68,9 +68,9 @@ struct TypedQueryTests {
         }
     }
 
-    @Test("limit and cursors page through every match once, in order")
-    func paging() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("limit and cursors page through every match once, in order", arguments: StoreKind.allCases)
+    func paging(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             let notes = try await seed(database, count: 11)
             let query = Query<TypedNote>().sorted(by: .rank, ascending: false).limit(4)
             var page = try await query.fetch(from: database, in: zone)
@@ -86,9 +86,9 @@ struct TypedQueryTests {
         }
     }
 
-    @Test("only the model's fields are fetched")
-    func desiredKeys() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("only the model's fields are fetched", arguments: StoreKind.allCases)
+    func desiredKeys(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             _ = try await seed(database, count: 2)
             var extra = try await database.record(for: RecordID(recordName: "n00", zoneID: zone))
             extra["secret"] = .string("not for the model")
@@ -103,9 +103,9 @@ struct TypedQueryTests {
         }
     }
 
-    @Test("a filter on the identifier or a value that cannot be mapped fails the fetch")
-    func unmappable() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("a filter on the identifier or a value that cannot be mapped fails the fetch", arguments: StoreKind.allCases)
+    func unmappable(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             _ = try await seed(database, count: 1)
             await #expect(throws: RecordMappingError.self) {
                 try await Query<TypedNote>().filter(.id, equals: "n00").fetch(from: database, in: zone)
@@ -119,9 +119,9 @@ struct TypedQueryTests {
         }
     }
 
-    @Test("a record that does not decode is a failed result, not a failed page")
-    func perRecordResults() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("a record that does not decode is a failed result, not a failed page", arguments: StoreKind.allCases)
+    func perRecordResults(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             _ = try await seed(database, count: 3)
             var broken = try await database.record(for: RecordID(recordName: "n01", zoneID: zone))
             broken["rank"] = .string("one")
@@ -135,9 +135,9 @@ struct TypedQueryTests {
         }
     }
 
-    @Test("debug() logs the query and what it returned")
-    func debugLogs() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("debug() logs the query and what it returned", arguments: StoreKind.allCases)
+    func debugLogs(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             _ = try await seed(database, count: 8)
             let capture = LogCapture()
             let query = Query<TypedNote>().filter(.folder, equals: "inbox").filter(.title, beginsWith: "Apple")

@@ -56,9 +56,9 @@ struct TypedWrapperTests {
         #expect(note.created == nil && note.modified == nil && note.changeTag == nil)
     }
 
-    @Test("references, identifier and system dates through a store")
-    func referencesAndSystemFields() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("references, identifier and system dates through a store", arguments: StoreKind.allCases)
+    func referencesAndSystemFields(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             let folder = FolderRecord(record: try await database.save(FolderRecord(recordID: RecordID(recordName: "f1")).record))
             var note = NoteRecord(recordID: RecordID(recordName: "n1"))
             note.title = "Hi"

@@ -12,9 +12,9 @@ struct EventCount: MaterializedView {
 }
 
 @Suite(.everyTuning) struct ViewCommitAtomicityTests {
-    @Test("a reader of a live view sees whole commits, never part of one")
-    func readersSeeWholeCommits() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("a reader of a live view sees whole commits, never part of one", arguments: StoreKind.allCases)
+    func readersSeeWholeCommits(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             let view = try database.register(EventCount.self)
             let commitSize = 200, commits = 30
             let done = Atomic<Bool>(false)

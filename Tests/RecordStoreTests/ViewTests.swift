@@ -7,9 +7,9 @@ import TestSupport
 @Suite(.everyTuning) struct ViewTests {
     /// Applies a random history of saves, updates, deletes (with cascades), zone creations and
     /// deletions, checking after every step that the live view equals the view rebuilt by replay.
-    @Test("a live view equals the same view rebuilt from the log, over random histories", arguments: [1, 2, 3, 4, 5] as [UInt64])
-    func liveEqualsReplayed(seed: UInt64) async throws {
-        let database = try await Database.temporary()
+    @Test("a live view equals the same view rebuilt from the log, over random histories", arguments: StoreKind.allCases, [1, 2, 3, 4, 5] as [UInt64])
+    func liveEqualsReplayed(kind: StoreKind, seed: UInt64) async throws {
+        let database = try await openTemporaryDatabase(kind)
         var random = SeededGenerator(seed: seed)
         let live = try database.register(NoteTexts.self)
         var zones: [ZoneID] = [.default]
@@ -59,7 +59,7 @@ import TestSupport
     @Test("a view registered on a reopened store starts from its snapshot and equals a rebuild")
     func snapshotThenTail() async throws {
         let database = try await Database.temporary()
-        let directory = database.directory
+        let directory = try #require(database.directory)
         _ = try database.register(NoteTexts.self)
         for index in 0..<20 {
             var note = Record(recordType: "Note", recordID: RecordID(recordName: "n\(index)"))
@@ -84,7 +84,7 @@ import TestSupport
     @Test("a damaged view snapshot is ignored and the view is rebuilt by replay")
     func damagedSnapshot() async throws {
         let database = try await Database.temporary()
-        let directory = database.directory
+        let directory = try #require(database.directory)
         _ = try database.register(NoteTexts.self)
         var note = Record(recordType: "Note", recordID: RecordID(recordName: "n"))
         note["text"] = .string("kept")
@@ -101,9 +101,9 @@ import TestSupport
         try reopened.removeTemporaryDirectory()
     }
 
-    @Test("registering a view again shares its handle; a bad name or a name taken by another type is refused")
-    func registration() async throws {
-        let database = try await Database.temporary()
+    @Test("registering a view again shares its handle; a bad name or a name taken by another type is refused", arguments: StoreKind.allCases)
+    func registration(kind: StoreKind) async throws {
+        let database = try await openTemporaryDatabase(kind)
         let first = try database.register(NoteTexts.self)
         let second = try database.register(NoteTexts.self)
         #expect(first === second)
@@ -155,7 +155,7 @@ struct UnsnapshottedTexts: MaterializedView {
     @Test("a view that keeps no snapshot writes none and is rebuilt by replay when registered again")
     func optOut() async throws {
         let database = try await Database.temporary()
-        let directory = database.directory
+        let directory = try #require(database.directory)
         _ = try database.register(UnsnapshottedTexts.self)
         var note = Record(recordType: "Note", recordID: RecordID(recordName: "n"))
         note["text"] = .string("from the log")
@@ -195,9 +195,9 @@ struct UnhintedView: MaterializedView {
 }
 
 @Suite(.everyTuning) struct ViewReplayHintTests {
-    @Test("a replay tells the view how many live records of each type it will see, over every zone")
-    func liveCountsByType() async throws {
-        let database = try await Database.temporary()
+    @Test("a replay tells the view how many live records of each type it will see, over every zone", arguments: StoreKind.allCases)
+    func liveCountsByType(kind: StoreKind) async throws {
+        let database = try await openTemporaryDatabase(kind)
         let other = ZoneID(zoneName: "Other")
         try await database.createZone(other)
         _ = try await database.modifyRecords(
@@ -217,9 +217,9 @@ struct UnhintedView: MaterializedView {
         try database.removeTemporaryDirectory()
     }
 
-    @Test("a view that does not opt in to replay hints gets none, and folds the same events")
-    func hintsAreOptIn() async throws {
-        let database = try await Database.temporary()
+    @Test("a view that does not opt in to replay hints gets none, and folds the same events", arguments: StoreKind.allCases)
+    func hintsAreOptIn(kind: StoreKind) async throws {
+        let database = try await openTemporaryDatabase(kind)
         _ = try await database.modifyRecords(saving: [makeRecord("a"), makeRecord("b")], deleting: [])
         let plain = try database.rebuild(UnhintedView.self)
         #expect(!plain.hinted)

@@ -16,9 +16,9 @@ import TestSupport
         try await writeRandomHistory(database, zone: zone, names: (0..<10).map { "r\($0)" }, steps: 60, using: &generator)
     }
 
-    @Test("streamed changes are the pages' changes: records, deletions, order, tokens, moreComing", arguments: [1, 2, 3, nil] as [Int?])
-    func sameAsPages(limit: Int?) async throws {
-        try await withTemporaryDatabase { database in
+    @Test("streamed changes are the pages' changes: records, deletions, order, tokens, moreComing", arguments: StoreKind.allCases, [1, 2, 3, nil] as [Int?])
+    func sameAsPages(kind: StoreKind, limit: Int?) async throws {
+        try await withTemporaryDatabase(kind) { database in
             try await randomHistory(database, seed: UInt64(limit ?? 99) &* 104_729)
             var token: ServerChangeToken?
             var pages = 0
@@ -41,10 +41,10 @@ import TestSupport
         }
     }
 
-    @Test("a callback that throws ends the fetch with its error; the next fetch hands out the same changes")
-    func callbackErrors() async throws {
+    @Test("a callback that throws ends the fetch with its error; the next fetch hands out the same changes", arguments: StoreKind.allCases)
+    func callbackErrors(kind: StoreKind) async throws {
         struct Stop: Error {}
-        try await withTemporaryDatabase { database in
+        try await withTemporaryDatabase(kind) { database in
             try await randomHistory(database, seed: 7)
             var seen: [String] = []
             await #expect(throws: Stop.self) {
@@ -60,9 +60,9 @@ import TestSupport
         }
     }
 
-    @Test("tokens are checked as the paged fetch checks them")
-    func badTokens() async throws {
-        try await withTemporaryDatabase { database in
+    @Test("tokens are checked as the paged fetch checks them", arguments: StoreKind.allCases)
+    func badTokens(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
             try await randomHistory(database, seed: 3)
             let other = ZoneID(zoneName: "Other")
             try await database.createZone(other)

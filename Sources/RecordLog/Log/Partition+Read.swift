@@ -39,12 +39,7 @@ extension Partition {
     ) throws {
         return try LogError.translating {
             try forEachBatch(from: from, to: to) { batch, wanted in
-                var keepGoing = true
-                try batch.forEachRecord(maxDecompressedBytes: options.maxDecompressedBytes) { record in
-                    guard keepGoing, wanted.contains(record.offset) else { return }
-                    keepGoing = try body(record)
-                }
-                return keepGoing
+                try batch.forEachRecord(in: wanted, maxDecompressedBytes: options.maxDecompressedBytes, body)
             }
         }
     }
@@ -73,12 +68,7 @@ extension Partition {
     func forEachUncachedRecord(from: Int64, to: Int64?, _ body: (BorrowedLogRecord) throws -> Bool) throws {
         var buffer: [UInt8] = []
         try forEachBatch(from: from, to: to) { batch, wanted in
-            var keepGoing = true
-            try batch.forEachRecordInPlace(maxDecompressedBytes: options.maxDecompressedBytes, buffer: &buffer) { record in
-                guard keepGoing, wanted.contains(record.offset) else { return }
-                keepGoing = try body(record)
-            }
-            return keepGoing
+            try batch.forEachRecordInPlace(in: wanted, maxDecompressedBytes: options.maxDecompressedBytes, buffer: &buffer, body)
         }
     }
 

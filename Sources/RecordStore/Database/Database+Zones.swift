@@ -118,7 +118,7 @@ extension Database {
                 from = saved.covered.offset
                 report.zonesFromSnapshot += 1
             }
-            try zone.partition.forEachRecordInPlace(from: from) { event in
+            try zone.partition.forEachRecordInPlace(from: from, to: nil, cached: false) { event in
                 try zone.apply(event)
                 report.replayedEvents += 1
                 return true

@@ -58,10 +58,13 @@ public final class Database: Sendable {
         }
     }
 
-    /// The store directory.
-    public let directory: String
-    let log: Log
-    let system: Partition
+    /// The store directory; nil for a database made by ``inMemory(maximumItemsPerRequest:logger:)``,
+    /// which has none.
+    public let directory: String?
+    /// The zones' partitions and the system partition: segment files under ``directory``, or
+    /// memory (see `PartitionedLog`).
+    let log: any PartitionedLog
+    let system: any LogPartition
     /// Sixteen random bytes naming this store: a change token from another store is refused.
     let storeID: [UInt8]
     let state: LockedValue<State>
@@ -103,19 +106,56 @@ public final class Database: Sendable {
     ///
     /// - Throws: `LogError` when the log cannot be opened (locked, corrupt — see `Log.repair`),
     ///   `RecordStoreError(.internalError)` when an event in it cannot be decoded.
-    public init(
+    public convenience init(
         directory: String, durability: LogOptions.Durability = .fsync,
         maximumItemsPerRequest: Int = Database.defaultMaximumItemsPerRequest, checkpointAfterEvents: Int64 = 10_000,
         logger: Logger = Logger(label: "RecordStore")
+    ) async throws {
+        var options = LogOptions(durability: durability)
+        options.compression = .lz4
+        try await self.init(
+            directory: directory, log: try Log(directory: directory, options: options, logger: logger),
+            maximumItemsPerRequest: maximumItemsPerRequest, checkpointAfterEvents: checkpointAfterEvents, logger: logger)
+    }
+
+    /// A new, empty database that lives in memory only: no directory, no file, nothing left when
+    /// it is released. It behaves as a database on disk does in every other way (the same
+    /// events, offsets, change tags, change tokens, errors, views and subscriptions), so an
+    /// app's unit tests can run against it without touching the disk.
+    ///
+    /// ```swift
+    /// @Test func savingANoteShowsItInTheList() async throws {
+    ///     let database = try await Database.inMemory()
+    ///     let notes = try await NotesModel(database: database)
+    ///     try await notes.add("Buy milk")
+    ///     #expect(try await notes.titles() == ["Buy milk"])
+    /// }
+    /// ```
+    ///
+    /// ``checkpoint()`` and ``close()`` succeed and write nothing; views are built from the
+    /// events in memory; ``directory`` is nil and ``syncCount`` stays 0.
+    ///
+    /// - Parameters:
+    ///   - maximumItemsPerRequest: as for ``init(directory:durability:maximumItemsPerRequest:checkpointAfterEvents:logger:)``.
+    public static func inMemory(
+        maximumItemsPerRequest: Int = Database.defaultMaximumItemsPerRequest, logger: Logger = Logger(label: "RecordStore")
+    ) async throws -> Database {
+        // The batches are encoded as on disk (LZ4); durability has no meaning in memory.
+        return try await Database(
+            directory: nil, log: MemoryLog(options: LogOptions()), maximumItemsPerRequest: maximumItemsPerRequest, checkpointAfterEvents: 0,
+            logger: logger)
+    }
+
+    /// Opens a database over `log`, whose files (if any) are under `directory`.
+    private init(
+        directory: String?, log: any PartitionedLog, maximumItemsPerRequest: Int, checkpointAfterEvents: Int64, logger: Logger
     ) async throws {
         self.directory = directory
         self.maximumItemsPerRequest = max(1, maximumItemsPerRequest)
         self.checkpointAfterEvents = max(0, checkpointAfterEvents)
         self.logger = logger
         tuning = CommitTuning.current
-        var options = LogOptions(durability: durability)
-        options.compression = .lz4
-        log = try Log(directory: directory, options: options, logger: logger)
+        self.log = log
         system = try log.createPartition(named: StoredEvent.systemPartition)
         storeID = try await Self.storeIdentity(system)
         state = LockedValue(State())
@@ -132,7 +172,8 @@ public final class Database: Sendable {
         return try await Database(directory: path, durability: durability)
     }
 
-    /// Closes the log (syncs, writes index files and checkpoints, releases the lock).
+    /// Closes the log (syncs, writes index files and checkpoints, releases the lock; in memory,
+    /// only refuses later calls).
     public func close() throws {
         guard !closed.load(ordering: .acquiring) else { return }
         // The checkpoint only saves time on the next open: the log is closed whatever happens to
@@ -148,15 +189,15 @@ public final class Database: Sendable {
         if let checkpointFailure { throw checkpointFailure }
     }
 
-    /// Closes the database and deletes its directory.
+    /// Closes the database and deletes its directory (an in-memory database has none).
     public func removeTemporaryDirectory() throws {
         try close()
-        try FileManager.default.removeItem(atPath: directory)
+        if let directory { try FileManager.default.removeItem(atPath: directory) }
     }
 
     /// Reads the store's identity event, writing it first in a new store.
-    private static func storeIdentity(_ system: Partition) async throws -> [UInt8] {
-        if system.endOffset > 0, let first = try system.records(from: 0, limit: 1).first,
+    private static func storeIdentity(_ system: any LogPartition) async throws -> [UInt8] {
+        if system.endOffset > 0, let first = try system.records(from: 0, to: nil, limit: 1).first,
             StoredEvent.kind(of: first) == .storeIdentity, let value = first.value, value.count == 16
         {
             return Array(value)

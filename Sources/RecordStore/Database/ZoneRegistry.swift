@@ -12,8 +12,8 @@ package struct ZoneRegistry: Sendable, Equatable {
     /// Reads every zone event of the system partition.
     ///
     /// - Throws: `internalError` when it creates a zone whose name breaks the rules.
-    package init(system: Partition) throws {
-        try system.forEachRecord(from: 0) { event in
+    package init(system: any LogPartition) throws {
+        try system.forEachRecord(from: 0, to: nil) { event in
             guard let name = event.keyString else { return true }
             switch StoredEvent.kind(of: event) {
             case .createZone?:

@@ -5,7 +5,7 @@ extension ZoneState {
     /// zone's partition.
     func record(named name: String, at entry: RecordEntry) throws -> Record {
         var found: Record?
-        try partition.forEachRecordInPlace(from: entry.offset, to: entry.offset + 1) { event in
+        try partition.forEachRecordInPlace(from: entry.offset, to: entry.offset + 1, cached: false) { event in
             if let value = event.value {
                 found = try RecordCodec.decode(value, recordID: RecordID(recordName: name, zoneID: zoneID), zoneChecked: true)
             }

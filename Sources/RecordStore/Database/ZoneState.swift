@@ -4,7 +4,7 @@ import RecordLog
 /// One zone's live records, kept in memory and rebuilt by replaying the zone's partition.
 struct ZoneState: Sendable {
     let zoneID: ZoneID
-    let partition: Partition
+    let partition: any LogPartition
     /// The offset of the zone's creation event in the system partition: tells apart two zones of
     /// the same name, one deleted and one created later, so an old token cannot be used on the new.
     let incarnation: Int64
@@ -13,7 +13,7 @@ struct ZoneState: Sendable {
     /// The query engine's field indexes (Query/ZoneIndexes.swift).
     var indexes = ZoneIndexes()
 
-    init(zoneID: ZoneID, partition: Partition, incarnation: Int64) {
+    init(zoneID: ZoneID, partition: any LogPartition, incarnation: Int64) {
         self.zoneID = zoneID
         self.partition = partition
         self.incarnation = incarnation

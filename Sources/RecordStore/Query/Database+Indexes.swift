@@ -76,7 +76,7 @@ extension Database {
     /// The indexes declared in the system log, in declaration order.
     func indexDeclarations() throws -> [IndexDeclaration] {
         var declarations: [IndexDeclaration] = []
-        try system.forEachRecord(from: system.startOffset) { event in
+        try system.forEachRecord(from: system.startOffset, to: nil) { event in
             if StoredEvent.kind(of: event) == .createIndex,
                 let recordType = event.header(StoredEvent.recordTypeHeader)?.stringValue, let value = event.value
             {

@@ -14,7 +14,7 @@ struct SavedRecordReader: Sendable {
         var valueBytes: Int
     }
 
-    let partition: Partition
+    let partition: any LogPartition
     let zoneID: ZoneID
     /// The most value bytes kept decoded; the last batch read is kept whatever its size.
     let cacheLimit: Int
@@ -22,7 +22,7 @@ struct SavedRecordReader: Sendable {
     private var cache: [Decoded] = []
     private var cachedBytes = 0
 
-    init(partition: Partition, zoneID: ZoneID, cacheLimit: Int = 32 << 20) {
+    init(partition: any LogPartition, zoneID: ZoneID, cacheLimit: Int = 32 << 20) {
         self.partition = partition
         self.zoneID = zoneID
         self.cacheLimit = cacheLimit

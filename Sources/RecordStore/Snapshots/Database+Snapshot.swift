@@ -2,8 +2,9 @@ import Foundation
 import RecordLog
 
 extension Database {
-    var snapshotPath: String {
-        directory + "/" + KeyIndexSnapshot.directoryName + "/" + KeyIndexSnapshot.fileName
+    /// Where the key index checkpoint lives; nil for an in-memory database, which keeps none.
+    var snapshotPath: String? {
+        directory.map { $0 + "/" + KeyIndexSnapshot.directoryName + "/" + KeyIndexSnapshot.fileName }
     }
 
     /// Writes the key index checkpoint and the registered views' snapshots, so the next open
@@ -18,6 +19,8 @@ extension Database {
     /// covers every zone as it is now but for fewer than `minimumTail` events appended since.
     func checkpoint(unlessTailBelow minimumTail: Int64) throws {
         try checkOpen()
+        // An in-memory database has nowhere to keep a checkpoint, and no later open to read one.
+        guard let directory, let snapshotPath else { return }
         try log.sync()
         // One checkpoint at a time, so that an older one never replaces a newer one's files.
         try checkpointing.withLock { _ in
@@ -69,7 +72,7 @@ extension Database {
 
     /// The checkpointed zones of this store, by name; empty when there is no usable snapshot.
     func loadSnapshot() -> [String: KeyIndexSnapshot.Zone] {
-        let path = snapshotPath
+        guard let path = snapshotPath else { return [:] }
         let snapshot = KeyIndexSnapshot.read(path: path) { reason in
             logger.warning("ignoring the key index snapshot: \(reason); the zones are replayed from the log", metadata: ["path": "\(path)"])
         }

@@ -59,7 +59,7 @@ extension Database {
 
     /// Replays the subscription events of the system log.
     func loadSubscriptions() throws {
-        try system.forEachRecord(from: 0) { event in
+        try system.forEachRecord(from: 0, to: nil) { event in
             guard let key = event.keyString, key.hasPrefix(Self.subscriptionPrefix) else { return true }
             switch StoredEvent.kind(of: event) {
             case .saveSubscription?:

@@ -55,7 +55,7 @@ extension Database {
     /// The view's snapshot, read as its kind of view writes it; nil when there is none or it is
     /// not usable (logged).
     private func savedSnapshot<View: MaterializedView>(_ type: View.Type) -> ViewSnapshot<View>? {
-        guard View.keepsSnapshot else { return nil }
+        guard View.keepsSnapshot, let directory else { return nil }
         guard let mapped = View.self as? any MappedSnapshotView.Type else {
             return (try? DurableFile.read(ViewSnapshot<View>.path(directory: directory))).flatMap { $0 }.flatMap(ViewSnapshot<View>.decode)
         }
@@ -183,7 +183,7 @@ extension Database {
     ) throws {
         for zone in zones {
             var going = true
-            try zone.partition.forEachRecordInPlace(from: starts[zone.zoneID] ?? zone.partition.startOffset, to: zone.partition.endOffset) { event in
+            try zone.partition.forEachRecordInPlace(from: starts[zone.zoneID] ?? zone.partition.startOffset, to: zone.partition.endOffset, cached: false) { event in
                 guard let name = event.keyString else { return true }
                 let id = RecordID(recordName: name, zoneID: zone.zoneID)
                 switch StoredEvent.kind(of: event) {

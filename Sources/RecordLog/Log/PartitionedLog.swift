@@ -1,0 +1,38 @@
+/// A set of named partitions as RecordStore uses it: one store's zones and its system partition.
+///
+/// ``Log`` keeps them as directories of segment files under one lock; ``MemoryLog`` keeps them in
+/// memory. See ``LogPartition`` for the contract every partition keeps.
+package protocol PartitionedLog: AnyObject, Sendable {
+    /// The kind of partition this log holds.
+    associatedtype Member: LogPartition
+
+    /// How batches are written and read: the store encodes its commits with these.
+    var options: LogOptions { get }
+    /// The names of the partitions, sorted.
+    var partitionNames: [String] { get }
+    /// How many group syncs have run since the log was opened (0 for a log that never syncs).
+    var syncCount: Int { get }
+
+    /// An existing partition.
+    ///
+    /// - Throws: `LogError.partitionNotFound`.
+    func partition(named name: String) throws -> Member
+
+    /// The partition named `name`, created (durably) when it does not exist yet.
+    ///
+    /// - Throws: `LogError.invalidPartitionName`, `LogError.partitionDirectoryConflict` for a name
+    ///   that clashes with another's, `LogError.closed`.
+    @discardableResult
+    func createPartition(named name: String) throws -> Member
+
+    /// Removes a partition and all its records, durably; appends to it then throw `LogError.closed`.
+    ///
+    /// - Throws: `LogError.partitionNotFound`.
+    func deletePartition(named name: String) throws
+
+    /// Makes every append so far durable.
+    func sync() throws
+
+    /// Closes every partition: later appends throw `LogError.closed`.
+    func close() throws
+}
