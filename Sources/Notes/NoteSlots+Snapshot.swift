@@ -1,17 +1,13 @@
 import RecordStore
 import StorageKit
 
-/// The Notes view's mapped snapshot (FORMAT.md §12.1): nine sections, read in place on open, so a
+/// The Notes view's mapped snapshot (FORMAT.md §12.1): nine sections (``Section``), read in place on open, so a
 /// store's first folder listing touches that folder's cells and text pages and no others. The
 /// text pages are LZ4 frames (about 0.4 of the texts' size), each decompressed when first read.
 ///
 /// The writer renumbers the slots folder by folder, in listing order, and lays the texts out in
 /// the same order, so a folder's cells and texts are contiguous in the file.
 extension NoteSlots {
-    /// The format of the sections, the first value of section 0.
-    static let snapshotVersion: UInt64 = 2
-    private static let sectionCount = 9
-
     /// Writes the slots as the snapshot's nine sections.
     func writeSnapshot(to writer: inout ViewSnapshotWriter) throws {
         let numbering = SnapshotNumbering(self)
@@ -24,28 +20,27 @@ extension NoteSlots {
             cell.content = packer.place(cell.content.count)
             movedCells.append(cell)
         }
-        try writer.startSection()
-        let meta = [Self.snapshotVersion, UInt64(numbering.oldSlots.count), ids.seed, UInt64(packer.totalBytes)]
-        try meta.withUnsafeBufferPointer { try writer.write($0) }
-        try writer.startSection()
+        try writer.startSection(Section.meta)
+        try writer.write(meta: Meta(noteCount: numbering.oldSlots.count, idSeed: ids.seed, textBytes: packer.totalBytes))
+        try writer.startSection(Section.cells)
         // Room after the cells, so that the next open's first new notes do not move them all.
         try movedCells.withUnsafeBufferPointer { try writer.write($0, spare: ViewSnapshotWriter.spare(after: $0.count)) }
         movedCells = []
-        try writer.startSection()
+        try writer.startSection(Section.idTable)
         let buckets = ids.buckets.map { bucket -> UInt64 in
             guard bucket != 0 else { return 0 }
             let old = Int(bucket & 0xFFFF_FFFF) - 1
             return bucket & 0xFFFF_FFFF_0000_0000 | UInt64(UInt32(bitPattern: numbering.newSlots[old] + 1))
         }
         try buckets.withUnsafeBufferPointer { try writer.write($0) }
-        try writer.startSection()
+        try writer.startSection(Section.textFrames)
         let frameSizes = try writeCompressedPages(numbering.oldSlots, pageLengths: packer.pageLengths, to: &writer)
-        try writer.startSection()
+        try writer.startSection(Section.pageSizes)
         try zip(packer.pageLengths, frameSizes).flatMap { [$0, $1] }.withUnsafeBufferPointer { try writer.write($0) }
-        try writer.writeStrings(folderIDsByIndex)
-        try writer.startSection()
+        try writer.writeStrings(folderIDsByIndex, lengths: Section.folderIDLengths, bytes: Section.folderIDs)
+        try writer.startSection(Section.orderLengths)
         try numbering.orders.map { UInt32($0.count) }.withUnsafeBufferPointer { try writer.write($0) }
-        try writer.startSection()
+        try writer.startSection(Section.orderSlots)
         for order in numbering.orders {
             try order.withUnsafeBufferPointer { try writer.write($0) }
         }
@@ -76,52 +71,55 @@ extension NoteSlots {
         return frameSizes
     }
 
-    /// The slots a snapshot's sections hold, read in place; nil unless the sections are nine of
-    /// this version whose counts and lengths agree.
+    /// The slots a snapshot's sections hold, read in place; nil unless the sections are the nine
+    /// of this version (``Meta/currentVersion``) and their counts and lengths agree.
     init?(snapshot: MappedViewSnapshot) {
-        guard snapshot.sectionCount == Self.sectionCount, let meta = snapshot.array(0, of: UInt64.self), meta.count == 4,
-            meta[0] == Self.snapshotVersion, meta[1] <= UInt64(Int32.max)
+        guard snapshot.sectionCount == Section.count, let sections = snapshot.sections(Section.self),
+            let meta = sections.meta(.meta, as: Meta.self)
         else { return nil }
-        let count = Int(meta[1])
-        guard let cells = snapshot.array(1, count: count, of: NoteCell.self),
-            let buckets = snapshot.array(2, of: UInt64.self), let ids = SlotTable(buckets: buckets, count: count, seed: meta[2]),
-            let pages = Self.pages(snapshot, totalBytes: meta[3]),
-            let folderIDs = snapshot.strings(lengths: 5, bytes: 6),
-            let orders = Self.orders(snapshot, folders: folderIDs.count, notes: count)
+        let count = meta.noteCount
+        guard let cells = sections.array(.cells, count: count, of: NoteCell.self),
+            let buckets = sections.array(.idTable, of: UInt64.self), let ids = SlotTable(buckets: buckets, count: count, seed: meta.idSeed),
+            let pages = Self.pages(sections, textBytes: meta.textBytes),
+            let folderIDs = sections.strings(lengths: .folderIDLengths, bytes: .folderIDs),
+            let orders = Self.orders(sections, folders: folderIDs.count, notes: count)
         else { return nil }
-        self.init(cells: cells, texts: TextArena(compressed: pages, liveBytes: Int(meta[3])), ids: ids, folderIDs: folderIDs, orders: orders)
+        self.init(cells: cells, texts: TextArena(compressed: pages, liveBytes: meta.textBytes), ids: ids, folderIDs: folderIDs, orders: orders)
     }
 
-    /// The text pages of sections 3 (their LZ4 frames, back to back) and 4 (per page, the size of
-    /// its text and of its frame, uint32 each).
-    private static func pages(_ snapshot: MappedViewSnapshot, totalBytes: UInt64) -> CompressedPages? {
-        guard let frames = snapshot.section(3), let sizes = snapshot.array(4, of: UInt32.self), sizes.count % 2 == 0 else { return nil }
-        var start = 0, total: UInt64 = 0
+    /// The text pages of ``Section/textFrames`` (their LZ4 frames, back to back) and
+    /// ``Section/pageSizes`` (per page, the size of its text and of its frame, uint32 each).
+    private static func pages(_ sections: SnapshotSections<Section>, textBytes: Int) -> CompressedPages? {
+        let frames = sections.bytes(.textFrames)
+        guard let sizes = sections.array(.pageSizes, of: UInt32.self), sizes.count % 2 == 0 else { return nil }
+        var start = 0, total = 0
         var pages: [(frame: MappedArray<UInt8>, size: Int)] = []
         pages.reserveCapacity(sizes.count / 2)
         for index in stride(from: 0, to: sizes.count, by: 2) {
             let end = start + Int(sizes[index + 1])
             guard end <= frames.count, sizes[index] > 0,
-                let frame = MappedArray<UInt8>(mapping: snapshot.mapping, bytes: UnsafeRawBufferPointer(rebasing: frames[start..<end]))
+                let frame = MappedArray<UInt8>(mapping: sections.mapping, bytes: UnsafeRawBufferPointer(rebasing: frames[start..<end]))
             else { return nil }
             pages.append((frame, Int(sizes[index])))
-            total += UInt64(sizes[index])
+            total += Int(sizes[index])
             start = end
         }
-        guard start == frames.count, total == totalBytes else { return nil }
+        guard start == frames.count, total == textBytes else { return nil }
         return CompressedPages(frames: pages)
     }
 
-    /// The folders' orders of sections 7 (their lengths) and 8 (their slots, back to back).
-    private static func orders(_ snapshot: MappedViewSnapshot, folders: Int, notes: Int) -> [FolderOrder]? {
-        guard let lengths = snapshot.array(7, of: UInt32.self), lengths.count == folders, let slots = snapshot.section(8),
+    /// The folders' orders of ``Section/orderLengths`` (their lengths) and ``Section/orderSlots``
+    /// (their slots, back to back).
+    private static func orders(_ sections: SnapshotSections<Section>, folders: Int, notes: Int) -> [FolderOrder]? {
+        let slots = sections.bytes(.orderSlots)
+        guard let lengths = sections.array(.orderLengths, of: UInt32.self), lengths.count == folders,
             lengths.reduce(0, { $0 + Int($1) }) == notes, slots.count == notes * MemoryLayout<Int32>.stride
         else { return nil }
         var start = 0
         var orders: [FolderOrder] = []
         for length in lengths {
             let end = start + Int(length) * MemoryLayout<Int32>.stride
-            guard let order = MappedArray<Int32>(mapping: snapshot.mapping, bytes: UnsafeRawBufferPointer(rebasing: slots[start..<end])) else { return nil }
+            guard let order = MappedArray<Int32>(mapping: sections.mapping, bytes: UnsafeRawBufferPointer(rebasing: slots[start..<end])) else { return nil }
             orders.append(FolderOrder(slots: order))
             start = end
         }

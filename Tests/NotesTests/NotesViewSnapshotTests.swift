@@ -7,8 +7,8 @@ import TestSupport
 /// The Notes view's mapped snapshot: a reopened store reads the notes in place from it, keeps
 /// changing them, writes them back, and falls back to replaying the log when the file is damaged.
 @Suite struct NotesViewSnapshotTests {
-    /// Every folder's listing, by folder id.
-    private static func listings(_ manager: RecordNotesManager) async throws -> [String: [Note]] {
+    /// Every folder's listing, by folder id (also for `NotesSnapshotLayoutTests`).
+    static func listings(_ manager: RecordNotesManager) async throws -> [String: [Note]] {
         var listings: [String: [Note]] = [:]
         for folder in try await manager.fetchFolders() {
             listings[folder.id] = try await manager.fetchNotes(in: folder)

@@ -1,55 +1,53 @@
 import StorageKit
-/// A zone's key index as sections of a mapped snapshot (FORMAT.md §12.2), read in place on open:
+/// A zone's key index as sections of a mapped snapshot (FORMAT.md §12.2, named by
+/// ``KeyIndexSnapshot/ZoneSection``), read in place on open:
 /// opening a store then costs its key index the CRC check and a few small tables, not a pass over
 /// its records.
 extension KeyIndex {
-    /// How many sections one zone's index takes.
-    static let sectionCount = 17
-
-    /// Writes the index as ``sectionCount`` sections, the first of them `zoneName`'s meta.
+    /// Writes the index as the ``KeyIndexSnapshot/ZoneSection``s of `zoneName`'s part.
     func writeSnapshot(zoneName: String, to writer: inout ViewSnapshotWriter) throws {
-        try writer.startSection()
-        let meta = [UInt64(count), slots.seed, UInt64(names.liveBytes), UInt64(entries.count)]
+        typealias Section = KeyIndexSnapshot.ZoneSection
+        try writer.startSection(Section.meta)
+        try writer.write(meta: KeyIndexSnapshot.ZoneMeta(liveCount: count, nameSeed: slots.seed, liveNameBytes: names.liveBytes, slotCount: entries.count))
         // Room after the arrays by slot, so that the next open's first new records do not move them.
         let spare = ViewSnapshotWriter.spare(after: entries.count)
-        try meta.withUnsafeBufferPointer { try writer.write($0) }
-        try writer.startSection()
+        try writer.startSection(Section.zoneName)
         try Array(zoneName.utf8).withUnsafeBytes { try writer.write($0) }
-        try writer.writeStrings(types.names)
-        try writer.startSection()
+        try writer.writeStrings(types.names, lengths: Section.typeNameLengths, bytes: Section.typeNames)
+        try writer.startSection(Section.liveByType)
         // A count below zero only comes of a damaged snapshot's bookkeeping; written as 0, it no
         // longer adds up, and the next open replays.
         try liveByType.map { UInt64(max(0, $0)) }.withUnsafeBufferPointer { try writer.write($0) }
-        try writer.writeStrings(targets.names)
-        try writer.startSection()
+        try writer.writeStrings(targets.names, lengths: Section.targetNameLengths, bytes: Section.targetNames)
+        try writer.startSection(Section.targetHeads)
         try targets.heads.withUnsafeBufferPointer { try writer.write($0) }
-        try writer.startSection()
+        try writer.startSection(Section.targetCounts)
         try targets.counts.withUnsafeBufferPointer { try writer.write($0) }
-        try writer.startSection()
+        try writer.startSection(Section.entries)
         try entries.withUnsafeBufferPointer { try writer.write($0, spare: spare) }
         let refs = try writeNames(to: &writer)
-        try writer.startSection()
+        try writer.startSection(Section.nameRefs)
         try refs.withUnsafeBufferPointer { try writer.write($0, spare: spare) }
-        try writer.startSection()
+        try writer.startSection(Section.nameTable)
         try slots.buckets.withUnsafeBufferPointer { try writer.write($0) }
-        for list in [targets.next, targets.previous] {
-            try writer.startSection()
+        for (section, list) in [(Section.targetNext, targets.next), (Section.targetPrevious, targets.previous)] {
+            try writer.startSection(section)
             try list.withUnsafeBufferPointer { try writer.write($0) }
             // Slots above the last one linked are in no list.
             try [Int32](repeating: -1, count: max(0, entries.count - list.count)).withUnsafeBufferPointer { try writer.write($0, spare: spare) }
         }
-        try writer.startSection()
+        try writer.startSection(Section.freeSlots)
         try freeSlots.withUnsafeBufferPointer { try writer.write($0) }
-        try writer.startSection()
+        try writer.startSection(Section.moreTargets)
         var more: [Int32] = []
         for (slot, ids) in moreTargets.sorted(by: { $0.key < $1.key }) { more += [slot, Int32(ids.count)] + ids }
         try more.withUnsafeBufferPointer { try writer.write($0) }
     }
 
-    /// Writes the names, back to back in slot order, as one section; returns their references
-    /// into it (``NameArena``'s, all in page 0).
+    /// Writes the names, back to back in slot order, as the ``KeyIndexSnapshot/ZoneSection/names``
+    /// section; returns their references into it (``NameArena``'s, all in page 0).
     private func writeNames(to writer: inout ViewSnapshotWriter) throws -> [UInt64] {
-        try writer.startSection()
+        try writer.startSection(KeyIndexSnapshot.ZoneSection.names)
         var refs = [UInt64](repeating: 0, count: names.count)
         var buffer: [UInt8] = []
         buffer.reserveCapacity(NameArena.pageSize)
@@ -73,30 +71,28 @@ extension KeyIndex {
         return refs
     }
 
-    /// The index of the ``sectionCount`` sections from `first` on, and its zone's name; nil
-    /// unless their counts agree (the values in them are checked where they are read).
-    static func read(_ snapshot: MappedViewSnapshot, from first: Int) -> (zoneName: String, index: KeyIndex)? {
-        func array<Element: BitwiseCopyable & Sendable>(_ section: Int, of _: Element.Type = Element.self) -> MappedArray<Element>? {
-            snapshot.array(first + section)
-        }
-        guard let meta = array(0, of: UInt64.self), meta.count == 4, meta[0] <= meta[3], meta[3] <= UInt64(Int32.max),
-            let zoneName = snapshot.section(first + 1).map({ String(decoding: $0, as: UTF8.self) }),
-            let types = snapshot.strings(lengths: first + 2, bytes: first + 3).flatMap(TypeTable.init(restoring:)),
-            let liveByType = array(4, of: UInt64.self), liveByType.count == types.names.count,
-            liveByType.allSatisfy({ $0 <= meta[0] }), liveByType.reduce(0, +) == meta[0],
-            let targetNames = snapshot.strings(lengths: first + 5, bytes: first + 6),
-            let heads = array(7, of: Int32.self), let counts = array(8, of: Int32.self),
-            let entries = snapshot.array(first + 9, count: Int(meta[3]), of: RecordEntry.self), let bytes = array(10, of: UInt8.self),
-            let refs = snapshot.array(first + 11, count: entries.count, of: UInt64.self), let buckets = array(12, of: UInt64.self),
-            let next = snapshot.array(first + 13, count: entries.count, of: Int32.self),
-            let previous = snapshot.array(first + 14, count: entries.count, of: Int32.self),
-            let freeSlots = array(15, of: Int32.self), let more = array(16, of: Int32.self)
+    /// The index a zone's sections hold, and its zone's name; nil unless their counts agree (the
+    /// values in them are checked where they are read).
+    static func read(_ sections: SnapshotSections<KeyIndexSnapshot.ZoneSection>) -> (zoneName: String, index: KeyIndex)? {
+        guard let meta = sections.meta(.meta, as: KeyIndexSnapshot.ZoneMeta.self),
+            let types = sections.strings(lengths: .typeNameLengths, bytes: .typeNames).flatMap(TypeTable.init(restoring:)),
+            let liveByType = sections.array(.liveByType, of: UInt64.self), liveByType.count == types.names.count,
+            liveByType.allSatisfy({ $0 <= UInt64(meta.liveCount) }), liveByType.reduce(0, +) == UInt64(meta.liveCount),
+            let targetNames = sections.strings(lengths: .targetNameLengths, bytes: .targetNames),
+            let heads = sections.array(.targetHeads, of: Int32.self), let counts = sections.array(.targetCounts, of: Int32.self),
+            let entries = sections.array(.entries, count: meta.slotCount, of: RecordEntry.self),
+            let bytes = sections.array(.names, of: UInt8.self),
+            let refs = sections.array(.nameRefs, count: entries.count, of: UInt64.self),
+            let buckets = sections.array(.nameTable, of: UInt64.self),
+            let next = sections.array(.targetNext, count: entries.count, of: Int32.self),
+            let previous = sections.array(.targetPrevious, count: entries.count, of: Int32.self),
+            let freeSlots = sections.array(.freeSlots, of: Int32.self), let more = sections.array(.moreTargets, of: Int32.self)
         else { return nil }
-        let count = Int(meta[0])
-        guard freeSlots.count + count == entries.count,
+        let zoneName = String(decoding: sections.bytes(.zoneName), as: UTF8.self)
+        guard freeSlots.count + meta.liveCount == entries.count,
             freeSlots.allSatisfy({ entries.indices.contains(Int($0)) }),
-            let slots = SlotTable(buckets: buckets, count: count, seed: meta[1]),
-            let names = NameArena(refs: refs, bytes: bytes, liveBytes: Int(clamping: meta[2])),
+            let slots = SlotTable(buckets: buckets, count: meta.liveCount, seed: meta.nameSeed),
+            let names = NameArena(refs: refs, bytes: bytes, liveBytes: meta.liveNameBytes),
             let moreTargets = moreTargets(more, slots: entries.count),
             let targets = CascadeTable(names: targetNames, heads: heads, counts: counts, next: next, previous: previous, moreTargets: moreTargets)
         else { return nil }

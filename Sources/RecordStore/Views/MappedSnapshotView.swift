@@ -11,7 +11,9 @@ import StorageKit
 /// the view must still check that what the sections say is consistent (counts, indices within
 /// bounds) and return nil otherwise — the view is then rebuilt by replaying the log.
 package protocol MappedSnapshotView: MaterializedView {
-    /// Writes the view's state, one ``ViewSnapshotWriter/startSection()`` per part.
+    /// Writes the view's state, one ``ViewSnapshotWriter/startSection(_:)`` per part, each
+    /// section named by a ``SnapshotSection`` of the view's (read back with
+    /// ``MappedViewSnapshot/sections(_:from:)``).
     func writeSnapshot(to writer: inout ViewSnapshotWriter) throws
     /// The view as its snapshot's sections hold it, or nil when they are not a view this type
     /// wrote (a format it does not know, counts that do not add up, an index out of bounds).

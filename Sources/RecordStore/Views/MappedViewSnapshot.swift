@@ -5,51 +5,26 @@ import Synchronization
 import StorageKit
 
 /// A ``MappedSnapshotView``'s snapshot, opened: the file mapped privately, its footer read and
-/// the CRC-32C of every block of every section checked, for the view to read its sections in place.
+/// the CRC-32C of every block of every section checked, for the view to read its sections in place
+/// by name (``sections(_:from:)``).
 package struct MappedViewSnapshot: Sendable {
     /// The file's last 8 bytes.
     static let magic = Array("RLVIEW01".utf8)
     /// The mapped file; ``MappedArray``s made from it keep it mapped.
     package let mapping: MappedFile
     /// Each section's bytes, in the order the view wrote them.
-    private let sections: [Range<Int>]
+    private let ranges: [Range<Int>]
     let storeID: [UInt8]
     let zones: [String: ZonePosition]
 
     /// How many sections the view wrote.
-    package var sectionCount: Int { sections.count }
+    package var sectionCount: Int { ranges.count }
 
-    /// The bytes of section `index`, or nil when there is no such section.
-    package func section(_ index: Int) -> UnsafeRawBufferPointer? {
-        guard sections.indices.contains(index) else { return nil }
-        return UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(mapping.bytes)[sections[index]])
-    }
-
-    /// The values section `index` holds, read in place; nil when there is no such section or its
-    /// length is not a whole number of values.
-    package func array<Element: BitwiseCopyable & Sendable>(_ index: Int, of type: Element.Type = Element.self) -> MappedArray<Element>? {
-        section(index).flatMap { MappedArray(mapping: mapping, bytes: $0) }
-    }
-
-    /// The first `count` values of section `index`, read in place, with the rest of the section
-    /// as room to append into (``ViewSnapshotWriter/write(_:spare:)``); nil when there is no such
-    /// section, or it does not hold a whole number of values, at least `count`.
-    package func array<Element: BitwiseCopyable & Sendable>(_ index: Int, count: Int, of type: Element.Type = Element.self) -> MappedArray<Element>? {
-        section(index).flatMap { MappedArray(mapping: mapping, bytes: $0, count: count) }
-    }
-
-    /// The strings of two sections: `lengths`, a uint32 UTF-8 length per string, and `bytes`,
-    /// their UTF-8 back to back (``ViewSnapshotWriter/writeStrings(_:)``); nil unless the lengths
-    /// add up to the bytes.
-    package func strings(lengths: Int, bytes: Int) -> [String]? {
-        guard let lengths = array(lengths, of: UInt32.self), let bytes = section(bytes),
-            lengths.reduce(0, { $0 + Int($1) }) == bytes.count
-        else { return nil }
-        var start = 0
-        return lengths.map { length in
-            defer { start += Int(length) }
-            return String(decoding: bytes[start..<start + Int(length)], as: UTF8.self)
-        }
+    /// The part of the file whose sections start at section `first`, addressed by `Section`'s
+    /// names; nil when the file ends before the part does.
+    package func sections<Section: SnapshotSection>(_ type: Section.Type, from first: Int = 0) -> SnapshotSections<Section>? {
+        guard first >= 0, first <= ranges.count - Section.count else { return nil }
+        return SnapshotSections(mapping: mapping, ranges: ranges[first..<(first + Section.count)])
     }
 
     /// Checks every block of `sections` against its CRC-32C, reading through the file (so that the
@@ -114,7 +89,7 @@ package struct MappedViewSnapshot: Sendable {
             reject(failure)
             return nil
         }
-        return MappedViewSnapshot(mapping: mapping, sections: footer.sections.map(\.range), storeID: footer.storeID, zones: footer.zones)
+        return MappedViewSnapshot(mapping: mapping, ranges: footer.sections.map(\.range), storeID: footer.storeID, zones: footer.zones)
     }
 
     /// The footer's fields, read with bounds checks.

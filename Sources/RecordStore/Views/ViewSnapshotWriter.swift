@@ -20,13 +20,23 @@ package struct ViewSnapshotWriter {
     static let alignment = 64
     private let file: DurableFileWriter
     private(set) var sections: [Section] = []
+    /// Where the part being written starts: the index of its section numbered 0.
+    private var partStart = 0
 
     init(file: DurableFileWriter) {
         self.file = file
     }
 
+    /// Ends the previous section, if any, and starts `section` of the part being written: a
+    /// section numbered 0 starts a new part; any other must be the one after the section before it.
+    package mutating func startSection<Part: SnapshotSection>(_ section: Part) throws {
+        if section.rawValue == 0 { partStart = sections.count }
+        precondition(sections.count == partStart + section.rawValue, "section \(section) written out of order")
+        try startSection()
+    }
+
     /// Ends the previous section, if any, and starts the next one.
-    package mutating func startSection() throws {
+    private mutating func startSection() throws {
         try file.pad(toMultipleOf: Self.alignment)
         sections.append(Section(offset: file.position, length: 0, crcs: []))
     }
@@ -53,7 +63,7 @@ package struct ViewSnapshotWriter {
     }
 
     /// Appends the elements of `values`, then room for `spare` more (zero bytes), so that a
-    /// reader's ``MappedViewSnapshot/array(_:count:of:)`` can append that many in place.
+    /// reader's ``SnapshotSections/array(_:count:of:)`` can append that many in place.
     package mutating func write<Element: BitwiseCopyable>(_ values: UnsafeBufferPointer<Element>, spare: Int) throws {
         try write(values)
         var zeros = max(0, spare) * MemoryLayout<Element>.stride
@@ -75,12 +85,17 @@ package struct ViewSnapshotWriter {
         try withUnsafeBytes(of: value) { try write($0) }
     }
 
-    /// Writes `strings` as two sections: a uint32 length per string, then their UTF-8 back to
-    /// back (read by ``MappedViewSnapshot/strings(lengths:bytes:)``).
-    package mutating func writeStrings(_ strings: [String]) throws {
-        try startSection()
+    /// Appends `meta`'s words to the current section.
+    package mutating func write(meta: some SnapshotMeta) throws {
+        try meta.words.withUnsafeBufferPointer { try write($0) }
+    }
+
+    /// Writes `strings` as two sections: `lengths`, a uint32 length per string, then `bytes`,
+    /// their UTF-8 back to back (read by ``SnapshotSections/strings(lengths:bytes:)``).
+    package mutating func writeStrings<Part: SnapshotSection>(_ strings: [String], lengths: Part, bytes: Part) throws {
+        try startSection(lengths)
         try strings.map { UInt32($0.utf8.count) }.withUnsafeBufferPointer { try write($0) }
-        try startSection()
+        try startSection(bytes)
         for string in strings {
             try Array(string.utf8).withUnsafeBytes { try write($0) }
         }

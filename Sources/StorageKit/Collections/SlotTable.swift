@@ -11,6 +11,12 @@ import CPrefetch
 /// it was saved with. The buckets are a ``MappedArray``, so a table may be read in place from a
 /// mapped snapshot.
 ///
+/// A saved table is versioned by the snapshot that saves it: the hash is part of that snapshot's
+/// format (FORMAT.md §12.1), so the version field of its meta (a ``SnapshotMeta``, checked on
+/// read; the key index keeps it in its file's header) versions the hash too, and a change to the
+/// hash must come with a new version of each snapshot that saves a table. `SlotTableTests` pins
+/// the hash to FORMAT.md's definition.
+///
 /// ```swift
 /// var table = SlotTable()
 /// var names: [String] = []

@@ -1,0 +1,100 @@
+import StorageKit
+
+/// The key index checkpoint's sections and metas by name (FORMAT.md §12.2). The raw values are
+/// the sections' numbers and the metas' words are in the file's order: renaming changes no byte.
+extension KeyIndexSnapshot {
+    /// The sections before the zones': the file's header.
+    enum Section: Int, SnapshotSection {
+        /// Two uint64: ``Header``.
+        case header
+    }
+
+    /// Section 0: the format's version and how many zones follow.
+    struct Header: SnapshotMeta {
+        /// The version this code writes and reads. It versions the name table's hash
+        /// (``SlotTable/hash(_:seed:)``) too: a change to the hash is a new version.
+        static let currentVersion: UInt64 = 5
+        static let wordCount = 2
+
+        var version = currentVersion
+        /// How many zones' parts follow, each ``ZoneSection/count`` sections; equals the
+        /// footer's zone count.
+        var zoneCount: Int
+
+        var words: [UInt64] { [version, UInt64(zoneCount)] }
+
+        /// Refuses any version but ``currentVersion``.
+        init?(words: [UInt64]) {
+            guard words.count == Self.wordCount, words[0] == Self.currentVersion, let zoneCount = Int(exactly: words[1]) else { return nil }
+            self.zoneCount = zoneCount
+        }
+
+        init(version: UInt64 = currentVersion, zoneCount: Int) {
+            self.version = version
+            self.zoneCount = zoneCount
+        }
+    }
+
+    /// A zone's sections, numbered from its part's first one (file section
+    /// `Section.count + ZoneSection.count × the zone's position`).
+    enum ZoneSection: Int, SnapshotSection {
+        /// ``ZoneMeta``.
+        case meta
+        /// The zone's name, UTF-8.
+        case zoneName
+        /// The record types' names: their lengths, then their UTF-8 (type id order).
+        case typeNameLengths, typeNames
+        /// Per type id, how many live records have it.
+        case liveByType
+        /// The cascade targets' names: their lengths, then their UTF-8 (target id order).
+        case targetNameLengths, targetNames
+        /// Per target id, the first slot of its list and how many links reference it.
+        case targetHeads, targetCounts
+        /// The record entries, by slot, then room.
+        case entries
+        /// The live records' names, UTF-8, back to back.
+        case names
+        /// Per slot, where its name lies in ``names``, then room.
+        case nameRefs
+        /// The names' ``SlotTable`` buckets.
+        case nameTable
+        /// Per slot, the next and the previous slot in its first target's list, then room.
+        case targetNext, targetPrevious
+        /// The free slots.
+        case freeSlots
+        /// The further targets of records with more than one.
+        case moreTargets
+    }
+
+    /// A zone's section 0: the sizes of its index, and the seed of its name table.
+    struct ZoneMeta: SnapshotMeta {
+        static let wordCount = 4
+
+        /// N: how many live records the zone holds.
+        var liveCount: Int
+        /// The seed of the name table's hashes.
+        var nameSeed: UInt64
+        /// The length of the live records' names, all together.
+        var liveNameBytes: Int
+        /// S: how many slots (live and free) the index keeps.
+        var slotCount: Int
+
+        var words: [UInt64] { [UInt64(liveCount), nameSeed, UInt64(liveNameBytes), UInt64(slotCount)] }
+
+        /// Refuses more live records than slots, and more slots than an int32 numbers.
+        init?(words: [UInt64]) {
+            guard words.count == Self.wordCount, words[0] <= words[3], words[3] <= UInt64(Int32.max) else { return nil }
+            liveCount = Int(words[0])
+            nameSeed = words[1]
+            liveNameBytes = Int(clamping: words[2])
+            slotCount = Int(words[3])
+        }
+
+        init(liveCount: Int, nameSeed: UInt64, liveNameBytes: Int, slotCount: Int) {
+            self.liveCount = liveCount
+            self.nameSeed = nameSeed
+            self.liveNameBytes = liveNameBytes
+            self.slotCount = slotCount
+        }
+    }
+}
