@@ -38,7 +38,7 @@ public struct DumpFilter: Sendable {
     }
 
     /// Whether a batch holds any offset within `from ..< to`.
-    public func overlaps(_ header: RecordBatchHeader) -> Bool {
+    package func overlaps(_ header: RecordBatchHeader) -> Bool {
         (from.map { header.lastOffset >= $0 } ?? true) && (to.map { header.baseOffset < $0 } ?? true)
     }
 

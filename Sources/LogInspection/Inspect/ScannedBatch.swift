@@ -7,9 +7,9 @@ public struct ScannedBatch: Sendable {
     /// Bytes it takes: the batch's size, or for damage the bytes up to the next valid batch.
     public let size: Int
     /// The header, when at least its 61 bytes are present (for damage it may be garbage).
-    public let header: RecordBatchHeader?
+    package let header: RecordBatchHeader?
     /// The batch, when its bytes check out (length, magic, CRC, LZ4 frame header).
-    public let batch: RecordBatch?
+    package let batch: RecordBatch?
     /// What is wrong, nil for a valid batch.
     public let problem: String?
 

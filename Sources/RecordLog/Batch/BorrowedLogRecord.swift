@@ -5,37 +5,40 @@ import StorageKit
 /// overwrites: use a borrowed record only inside the call that received it, and make a
 /// ``LogRecord`` (``LogRecord/init(_:)``) of what must outlive it. Its lengths and headers were
 /// checked when it was read, as for ``LogRecord``.
-public struct BorrowedLogRecord {
+package struct BorrowedLogRecord {
     /// The record's position in its partition.
-    public let offset: Int64
+    package let offset: Int64
     /// Milliseconds since the Unix epoch (Kafka's CreateTime).
-    public let timestamp: Int64
+    package let timestamp: Int64
     /// The decompressed records section the ranges below point into.
-    let section: UnsafeRawBufferPointer
-    let keyRange: Range<Int>?
-    let valueRange: Range<Int>?
+    @usableFromInline let section: UnsafeRawBufferPointer
+    @usableFromInline let keyRange: Range<Int>?
+    @usableFromInline let valueRange: Range<Int>?
     /// The headers, after their count: each a varint key length, the key, a varint value length
     /// (-1 for null) and the value, already checked.
-    let headersRange: Range<Int>
+    @usableFromInline let headersRange: Range<Int>
     /// How many headers the record has.
-    public let headerCount: Int
+    package let headerCount: Int
 
     /// The key bytes, or nil for a null key.
-    public var key: UnsafeRawBufferPointer? {
+    @inlinable
+    package var key: UnsafeRawBufferPointer? {
         keyRange.map { UnsafeRawBufferPointer(rebasing: section[$0]) }
     }
 
     /// The value bytes, or nil for a tombstone.
-    public var value: UnsafeRawBufferPointer? {
+    @inlinable
+    package var value: UnsafeRawBufferPointer? {
         valueRange.map { UnsafeRawBufferPointer(rebasing: section[$0]) }
     }
 
     /// Whether this record deletes its key (a null value).
-    public var isTombstone: Bool { valueRange == nil }
+    @inlinable
+    package var isTombstone: Bool { valueRange == nil }
 
     /// The value of the first header named `name` (compared as UTF-8 bytes); nil when there is
     /// no such header or its value is null.
-    public func headerValue(_ name: String) -> UnsafeRawBufferPointer? {
+    package func headerValue(_ name: String) -> UnsafeRawBufferPointer? {
         var name = name
         return name.withUTF8 { headerValue(utf8: UnsafeRawBufferPointer($0)) }
     }
@@ -43,7 +46,8 @@ public struct BorrowedLogRecord {
     /// The value of the first header whose name has exactly the bytes `wanted`; nil when there
     /// is no such header or its value is null. A plain loop, not ``forEachHeader(_:)``'s closure:
     /// a store reads an event's kind from a header of every record it reads.
-    public func headerValue(utf8 wanted: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
+    @inlinable
+    package func headerValue(utf8 wanted: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
         var reader = headersReader
         for _ in 0..<headerCount {
             guard let (key, value) = nextHeader(&reader) else { return nil }
@@ -55,7 +59,7 @@ public struct BorrowedLogRecord {
     }
 
     /// The headers, in the order they were written, as allocated values.
-    public var headers: [LogHeader] {
+    package var headers: [LogHeader] {
         var headers: [LogHeader] = []
         headers.reserveCapacity(headerCount)
         forEachHeader { key, value in
@@ -76,13 +80,15 @@ public struct BorrowedLogRecord {
     }
 
     /// A reader at the first header.
-    private var headersReader: ByteReader {
+    @usableFromInline
+    var headersReader: ByteReader {
         ByteReader(UnsafeRawBufferPointer(rebasing: section[..<headersRange.upperBound]), position: headersRange.lowerBound)
     }
 
     /// The next header's key range and value range (nil when null). The headers were checked
     /// when the record was read: nil (their end reached too soon) cannot happen, and stops a loop.
-    private func nextHeader(_ reader: inout ByteReader) -> (key: Range<Int>, value: Range<Int>?)? {
+    @usableFromInline
+    func nextHeader(_ reader: inout ByteReader) -> (key: Range<Int>, value: Range<Int>?)? {
         guard let keyLength = reader.readVarint(), let key = reader.readRange(count: Int(keyLength)),
             let valueLength = reader.readVarint()
         else { return nil }
@@ -94,7 +100,7 @@ public struct BorrowedLogRecord {
 
 extension LogRecord {
     /// A record that owns copies of a borrowed record's bytes.
-    public init(_ record: BorrowedLogRecord) {
+    package init(_ record: BorrowedLogRecord) {
         self.init(
             offset: record.offset, timestamp: record.timestamp, key: record.key.map { Array($0)[...] },
             value: record.value.map { Array($0)[...] }, headers: record.headers)

@@ -14,7 +14,7 @@ public struct LogRecord: Sendable, Equatable {
     /// The record's headers, in the order they were written.
     public var headers: [LogHeader]
 
-    public init(offset: Int64, timestamp: Int64, key: ArraySlice<UInt8>?, value: ArraySlice<UInt8>?, headers: [LogHeader]) {
+    package init(offset: Int64, timestamp: Int64, key: ArraySlice<UInt8>?, value: ArraySlice<UInt8>?, headers: [LogHeader]) {
         self.offset = offset
         self.timestamp = timestamp
         self.key = key

@@ -5,16 +5,16 @@ import StorageKit
 /// let batch = try RecordBatch(bytes: bytes[...])
 /// for record in try batch.records() { … }
 /// ```
-public struct RecordBatch: Sendable {
+package struct RecordBatch: Sendable {
     /// The parsed header.
-    public let header: RecordBatchHeader
+    package let header: RecordBatchHeader
     /// The batch's bytes, from its base offset field to its last record.
-    public let bytes: ArraySlice<UInt8>
+    package let bytes: ArraySlice<UInt8>
 
     /// Validates and wraps the batch at the start of `bytes` (which may continue past it).
     ///
     /// - Throws: `LogError.malformedBatch` naming the problem.
-    public init(bytes: ArraySlice<UInt8>, maxBatchBytes: Int = LogOptions.defaultMaxBatchBytes) throws {
+    package init(bytes: ArraySlice<UInt8>, maxBatchBytes: Int = LogOptions.defaultMaxBatchBytes) throws {
         let checked = bytes.withUnsafeBytes { BatchValidation.check($0, maxBatchBytes: maxBatchBytes) }
         switch checked {
         case .success(let header):
@@ -32,7 +32,7 @@ public struct RecordBatch: Sendable {
     }
 
     /// The records section as stored (compressed when the codec says so).
-    public var storedRecords: ArraySlice<UInt8> {
+    package var storedRecords: ArraySlice<UInt8> {
         bytes.dropFirst(RecordBatchHeader.size)
     }
 
@@ -40,7 +40,7 @@ public struct RecordBatch: Sendable {
     ///
     /// - Parameter maxDecompressedBytes: the most bytes the records may decompress to.
     /// - Throws: `LogError.malformedBatch` or `LogError.malformedFrame` when the bytes lie.
-    public func records(maxDecompressedBytes: Int = LogOptions.defaultMaxDecompressedBytes) throws -> [LogRecord] {
+    package func records(maxDecompressedBytes: Int = LogOptions.defaultMaxDecompressedBytes) throws -> [LogRecord] {
         return try LogError.translating {
             var records: [LogRecord] = []
             records.reserveCapacity(Int(max(0, min(header.recordCount, 1 << 16))))
@@ -50,7 +50,7 @@ public struct RecordBatch: Sendable {
     }
 
     /// Calls `body` with each record, in offset order, without collecting them.
-    public func forEachRecord(
+    package func forEachRecord(
         maxDecompressedBytes: Int = LogOptions.defaultMaxDecompressedBytes, _ body: (LogRecord) throws -> Void
     ) throws {
         return try LogError.translating {
@@ -62,7 +62,7 @@ public struct RecordBatch: Sendable {
     /// Calls `body` with each record read in place, in offset order: nothing is copied or
     /// allocated per record. `buffer` receives the decompressed records: pass the same buffer for
     /// every batch of a scan so its memory is reused. Checks exactly what ``forEachRecord`` checks.
-    public func forEachRecordInPlace(
+    package func forEachRecordInPlace(
         maxDecompressedBytes: Int = LogOptions.defaultMaxDecompressedBytes, buffer: inout [UInt8],
         _ body: (BorrowedLogRecord) throws -> Void
     ) throws {

@@ -11,7 +11,7 @@ import StorageKit
 /// 23 lastOffsetDelta int32| 61 records…
 /// ```
 /// `batchLength` counts the bytes after itself; the CRC-32C covers bytes 21 to the end.
-public struct RecordBatchHeader: Sendable, Equatable {
+package struct RecordBatchHeader: Sendable, Equatable {
     /// Bytes in the header, up to the first record.
     package static let size = 61
     /// Bytes before `batchLength`'s count starts: the base offset and the length itself.
@@ -21,32 +21,32 @@ public struct RecordBatchHeader: Sendable, Equatable {
     /// The magic byte of format v2.
     package static let currentMagic: Int8 = 2
 
-    public var baseOffset: Int64
-    public var batchLength: Int32
-    public var partitionLeaderEpoch: Int32
-    public var magic: Int8
-    public var crc: UInt32
-    public var attributes: Int16
-    public var lastOffsetDelta: Int32
-    public var firstTimestamp: Int64
-    public var maxTimestamp: Int64
-    public var producerID: Int64
-    public var producerEpoch: Int16
-    public var baseSequence: Int32
-    public var recordCount: Int32
+    package var baseOffset: Int64
+    package var batchLength: Int32
+    package var partitionLeaderEpoch: Int32
+    package var magic: Int8
+    package var crc: UInt32
+    package var attributes: Int16
+    package var lastOffsetDelta: Int32
+    package var firstTimestamp: Int64
+    package var maxTimestamp: Int64
+    package var producerID: Int64
+    package var producerEpoch: Int16
+    package var baseSequence: Int32
+    package var recordCount: Int32
 
     /// The offset of the batch's last record.
-    public var lastOffset: Int64 { baseOffset &+ Int64(lastOffsetDelta) }
+    package var lastOffset: Int64 { baseOffset &+ Int64(lastOffsetDelta) }
     /// The whole batch's size on disk, header included.
-    public var totalSize: Int { Self.logOverhead + Int(batchLength) }
+    package var totalSize: Int { Self.logOverhead + Int(batchLength) }
     /// The codec, or nil for an unknown one.
-    public var compression: CompressionCodec? { CompressionCodec(rawValue: attributes & 0x07) }
+    package var compression: CompressionCodec? { CompressionCodec(rawValue: attributes & 0x07) }
     /// Bit 3: 0 = CreateTime, 1 = LogAppendTime.
-    public var usesLogAppendTime: Bool { attributes & 0x08 != 0 }
+    package var usesLogAppendTime: Bool { attributes & 0x08 != 0 }
     /// Bit 4: part of a transaction.
-    public var isTransactional: Bool { attributes & 0x10 != 0 }
+    package var isTransactional: Bool { attributes & 0x10 != 0 }
     /// Bit 5: a control batch (transaction markers), which holds no application records.
-    public var isControl: Bool { attributes & 0x20 != 0 }
+    package var isControl: Bool { attributes & 0x20 != 0 }
 
     /// Reads a header from the first 61 bytes; nil when fewer bytes are given. Validates nothing.
     package init?(parsing bytes: UnsafeRawBufferPointer) {

@@ -4,7 +4,7 @@ import StorageKit
 
 /// A store: a directory of named partitions, each a Kafka-format segmented log.
 ///
-/// Opening takes the store's write lock and recovers every partition (see `recoveryReport`);
+/// Opening takes the store's write lock and recovers every partition, logging what it mends;
 /// a read-only open takes no lock and changes nothing on disk.
 ///
 /// ```swift
@@ -20,7 +20,7 @@ public final class Log: Sendable {
     public let directory: String
     public let options: LogOptions
     /// What opening found and mended.
-    public let recoveryReport: RecoveryReport
+    package let recoveryReport: RecoveryReport
     let logger: Logger
     private let lock: StoreLock?
     let committer = GroupCommitter()
@@ -180,7 +180,7 @@ public final class Log: Sendable {
 
     /// How many group syncs (one fdatasync per file written since the previous one) have run
     /// since the log was opened. Durable appends minus this is what group commit saved.
-    public var syncCount: Int { committer.syncCount }
+    package var syncCount: Int { committer.syncCount }
 
     /// Makes every append so far durable. Needed only with `.noSyncUnsafe` durability.
     public func sync() throws {

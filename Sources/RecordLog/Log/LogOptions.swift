@@ -9,8 +9,8 @@ public struct LogOptions: Sendable {
         case noSyncUnsafe
     }
 
-    public static let defaultMaxBatchBytes = 64 << 20
-    public static let defaultMaxDecompressedBytes = 256 << 20
+    package static let defaultMaxBatchBytes = 64 << 20
+    package static let defaultMaxDecompressedBytes = 256 << 20
 
     /// Open without taking the write lock, repair nothing and refuse writes (for tools).
     public var readOnly = false
@@ -31,8 +31,8 @@ public struct LogOptions: Sendable {
     public var preallocationBytes = 1 << 20
     /// The most bytes of decompressed batches the log keeps for reads that ask for it and come
     /// again (change fetches read the log's tail, often more than once), counting each batch's
-    /// records and where each record lies (40 bytes a record); 0 keeps none. See
-    /// `Partition.forEachRecordInPlace(from:to:cached:_:)`.
+    /// records and where each record lies (40 bytes a record); 0 keeps none. RecordStore's
+    /// change fetches read through it.
     public var batchCacheBytes = 32 << 20
     /// The codec of written batches (reading accepts both).
     public var compression: CompressionCodec = .lz4

@@ -17,7 +17,7 @@ extension Partition {
     ///
     /// - Throws: `LogError.offsetOutOfRange` outside `startOffset...endOffset`;
     ///   `LogError.corruptBatch` when the disk no longer holds what was written.
-    public func batches(from offset: Int64, maxBytes: Int = 1 << 20) throws -> [RecordBatch] {
+    package func batches(from offset: Int64, maxBytes: Int = 1 << 20) throws -> [RecordBatch] {
         return try LogError.translating {
             let view = snapshot()
             guard offset >= view.start, offset <= view.end else {
@@ -53,7 +53,7 @@ extension Partition {
     /// tail): batches the log's cache holds (``LogOptions/batchCacheBytes``) are read from it,
     /// with no `pread`, CRC or decompression, and the batches read from the files are kept
     /// there, up to half the cache per call. The records are the same either way.
-    public func forEachRecordInPlace(
+    package func forEachRecordInPlace(
         from: Int64, to: Int64? = nil, cached: Bool = false, _ body: (BorrowedLogRecord) throws -> Bool
     ) throws {
         return try LogError.translating {

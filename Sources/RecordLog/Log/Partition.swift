@@ -59,10 +59,10 @@ public final class Partition: Sendable {
     public var endOffset: Int64 { state.withLock { $0.segments.last?.nextOffset ?? 0 } }
 
     /// The first record batch's first timestamp, nil for an empty partition.
-    public var firstTimestamp: Int64? { state.withLock { $0.segments.lazy.compactMap(\.firstTimestamp).first } }
+    package var firstTimestamp: Int64? { state.withLock { $0.segments.lazy.compactMap(\.firstTimestamp).first } }
 
     /// The largest record timestamp, nil for an empty partition.
-    public var lastTimestamp: Int64? {
+    package var lastTimestamp: Int64? {
         state.withLock { state in
             let stamps = state.segments.map(\.maxTimestamp).filter { $0 >= 0 }
             return stamps.max()
@@ -70,7 +70,7 @@ public final class Partition: Sendable {
     }
 
     /// The segments, oldest first.
-    public var segments: [SegmentInfo] {
+    package var segments: [SegmentInfo] {
         state.withLock { $0.segments.map(\.info) }
     }
 

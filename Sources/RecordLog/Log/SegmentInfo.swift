@@ -1,10 +1,10 @@
-/// A segment as the public API shows it.
-public struct SegmentInfo: Sendable, Equatable {
+/// A segment as the package's tools show it (log-inspect, recordlog-demo).
+package struct SegmentInfo: Sendable, Equatable {
     /// The segment file's path.
-    public var path: String
-    public var baseOffset: Int64
+    package var path: String
+    package var baseOffset: Int64
     /// One past the last offset in the segment.
-    public var nextOffset: Int64
+    package var nextOffset: Int64
     /// Bytes of valid batches.
-    public var size: Int64
+    package var size: Int64
 }

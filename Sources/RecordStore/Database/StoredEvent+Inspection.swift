@@ -27,7 +27,7 @@ public struct EventDescription: Sendable {
     public var decodingError: String?
 
     /// Creates a description from its parts.
-    public init(kind: String, recordType: String?, changeTag: String?, fields: Record?, decodingError: String?) {
+    package init(kind: String, recordType: String?, changeTag: String?, fields: Record?, decodingError: String?) {
         self.kind = kind
         self.recordType = recordType
         self.changeTag = changeTag

@@ -55,7 +55,7 @@ public struct QueryPredicate: Sendable, Hashable, Codable {
     }
 
     /// Whether `record` satisfies this condition.
-    public func matches(_ record: Record) -> Bool {
+    package func matches(_ record: Record) -> Bool {
         PredicateEvaluation.matches(self, record)
     }
 }

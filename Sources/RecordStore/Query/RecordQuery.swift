@@ -21,7 +21,7 @@ public struct RecordQuery: Sendable, Hashable, Codable {
     }
 
     /// Whether `record` is of the query's type and satisfies every predicate.
-    public func matches(_ record: Record) -> Bool {
+    package func matches(_ record: Record) -> Bool {
         record.recordType == recordType && predicates.allSatisfy { $0.matches(record) }
     }
 }

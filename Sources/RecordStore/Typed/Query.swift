@@ -71,7 +71,7 @@ public struct Query<Model: RecordCodable>: Sendable {
     /// zone when nil).
     ///
     /// - Throws: the ``RecordMappingError`` of a filter or sort that could not be mapped.
-    public func recordQuery(in zoneID: ZoneID? = nil) throws(RecordMappingError) -> RecordQuery {
+    package func recordQuery(in zoneID: ZoneID? = nil) throws(RecordMappingError) -> RecordQuery {
         if let problem { throw problem }
         let mapping = RecordFieldMapping(Model.self)
         let zone = zoneID ?? .default

@@ -1,5 +1,5 @@
 /// A `Codable` type stored as a record: it names its record type and lists its fields, and
-/// ``RecordEncoder`` / ``RecordDecoder`` map it to and from a ``Record``.
+/// ``encodedRecord(in:)`` / ``init(decoding:)`` map it to and from a ``Record``.
 ///
 /// ```swift
 /// struct Note: RecordCodable {
@@ -71,23 +71,32 @@ extension RecordCodable {
     /// dates): what queries pass as `desiredKeys`.
     public static var desiredKeys: [String] { RecordFieldMapping(Self.self).storedKeys }
 
-    /// Decodes a model from `record`; see ``RecordDecoder/decode(_:from:)``.
+    /// Decodes a model from `record`. A field the record lacks reads as nil for an optional
+    /// property and fails for any other; fields the model does not know are ignored.
     ///
-    /// - Throws: ``RecordMappingError`` naming the field that does not map.
+    /// - Throws: ``RecordMappingError``: ``RecordMappingError/wrongRecordType(expected:found:)``,
+    ///   ``RecordMappingError/missingField(_:)`` naming a missing non-optional field,
+    ///   ``RecordMappingError/typeMismatch(field:expected:found:)`` naming a field of another kind,
+    ///   ``RecordMappingError/valueOutOfRange(field:value:type:)``; or the model's own errors.
     public init(decoding record: Record) throws {
         self = try RecordDecoder().decode(Self.self, from: record)
     }
 
-    /// A new record of this model in `zoneID`; see ``RecordEncoder/encode(_:in:)``.
+    /// A new, unsaved record of this model in `zoneID` (or in the zone of a ``RecordID``
+    /// identifier). Nil optionals are absent fields; the system dates are left to the store.
     ///
-    /// - Throws: ``RecordMappingError`` naming the field that does not map.
+    /// - Throws: ``RecordMappingError`` naming the field that does not map (or the model's own errors).
     public func encodedRecord(in zoneID: ZoneID = .default) throws -> Record {
         try RecordEncoder().encode(self, in: zoneID)
     }
 
-    /// `record` (as fetched) with this model's fields; see ``RecordEncoder/encode(_:updating:)``.
+    /// `record` (as fetched) with this model's fields: fields whose value changed are set, the
+    /// model's fields it has no value for are removed, other fields and the system fields (change
+    /// tag included) are kept — so only real changes count as changed keys, and saving it detects
+    /// conflicts.
     ///
-    /// - Throws: ``RecordMappingError`` naming the field that does not map, or a mismatched identifier.
+    /// - Throws: ``RecordMappingError`` naming the field that does not map, a record of another
+    ///   type, or an identifier that names another record.
     public func encodedRecord(updating record: Record) throws -> Record {
         try RecordEncoder().encode(self, updating: record)
     }

@@ -4,9 +4,9 @@
 /// let record = try await database.record(for: id)
 /// let note = try RecordDecoder().decode(Note.self, from: record)
 /// ```
-public struct RecordDecoder: Sendable {
+package struct RecordDecoder: Sendable {
     /// Creates a decoder.
-    public init() {}
+    package init() {}
 
     /// The model stored in `record`. A field the record lacks reads as nil for an optional
     /// property and fails for any other; fields the model does not know are ignored.
@@ -15,7 +15,7 @@ public struct RecordDecoder: Sendable {
     ///   ``RecordMappingError/missingField(_:)`` naming a missing non-optional field,
     ///   ``RecordMappingError/typeMismatch(field:expected:found:)`` naming a field of another kind,
     ///   ``RecordMappingError/valueOutOfRange(field:value:type:)``; or the model's own errors.
-    public func decode<Model: RecordCodable>(_ type: Model.Type, from record: Record) throws -> Model {
+    package func decode<Model: RecordCodable>(_ type: Model.Type, from record: Record) throws -> Model {
         guard record.recordType == Model.recordType else {
             throw RecordMappingError.wrongRecordType(expected: Model.recordType, found: record.recordType)
         }

@@ -8,15 +8,15 @@
 /// // Saving a change to a fetched record keeps its change tag, so the save detects conflicts:
 /// let updated = try RecordEncoder().encode(editedNote, updating: fetchedRecord)
 /// ```
-public struct RecordEncoder: Sendable {
+package struct RecordEncoder: Sendable {
     /// Creates an encoder.
-    public init() {}
+    package init() {}
 
     /// A new, unsaved record of `model` in `zoneID` (or in the zone of a ``RecordID`` identifier).
     /// Nil optionals are absent fields; the system dates are left to the store.
     ///
     /// - Throws: ``RecordMappingError`` naming the field that does not map (or the model's own errors).
-    public func encode<Model: RecordCodable>(_ model: Model, in zoneID: ZoneID = .default) throws -> Record {
+    package func encode<Model: RecordCodable>(_ model: Model, in zoneID: ZoneID = .default) throws -> Record {
         let state = try encodeFields(model)
         let recordID = try state.recordID(in: zoneID)
         var record = Record(recordType: Model.recordType, recordID: recordID)
@@ -31,7 +31,7 @@ public struct RecordEncoder: Sendable {
     /// - Throws: ``RecordMappingError/wrongRecordType(expected:found:)`` for a record of another type,
     ///   ``RecordMappingError/invalidIdentifier(field:reason:)`` when the model names another record,
     ///   or the errors of ``encode(_:in:)``.
-    public func encode<Model: RecordCodable>(_ model: Model, updating record: Record) throws -> Record {
+    package func encode<Model: RecordCodable>(_ model: Model, updating record: Record) throws -> Record {
         guard record.recordType == Model.recordType else {
             throw RecordMappingError.wrongRecordType(expected: Model.recordType, found: record.recordType)
         }

@@ -130,8 +130,8 @@ final class Ours: @unchecked Sendable {
     func close() throws { try database.close() }
 
     /// Reads, checks and decompresses every batch of the closed store's Notes log, visiting each
-    /// record without decoding it: the floor for any cold open that reads the notes from the log.
-    /// Returns how many records it visited.
+    /// record through RecordLog's public reader without decoding its event: the floor for any cold
+    /// open that reads the notes from the log. Returns how many records it visited.
     static func scanLog(path: String) throws -> Int {
         var options = LogOptions()
         options.readOnly = true
@@ -139,7 +139,7 @@ final class Ours: @unchecked Sendable {
         defer { try? log.close() }
         let partition = try log.partition(named: zone.zoneName)
         var count = 0
-        try partition.forEachRecordInPlace(from: partition.startOffset) { _ in
+        try partition.forEachRecord(from: partition.startOffset) { _ in
             count += 1
             return true
         }
