@@ -36,10 +36,6 @@ public struct LogOptions: Sendable {
     public var batchCacheBytes = 32 << 20
     /// The codec of written batches (reading accepts both).
     public var compression: CompressionCodec = .lz4
-    /// A batch whose records take this many bytes or more before compression is compressed on
-    /// two threads, half of its LZ4 blocks each (the bytes are the same as on one); `.max`: never.
-    /// Below it, handing half the work to another thread costs more than it saves.
-    public var twoThreadCompressionBytes = 256 << 10
     /// A segment rolls before its offsets would span more than this: relative offsets in the
     /// index files are int32. Lowered only by tests, to reach the rule without 2³¹ records.
     var maxOffsetsPerSegment = Int64(Int32.max)

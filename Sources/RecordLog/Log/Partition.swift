@@ -81,7 +81,7 @@ public final class Partition: Sendable {
     /// With `.fsync` durability (the default) it returns once the batch is on disk.
     public func append(_ batch: RecordBatchBuilder) async throws -> Range<Int64> {
         return try await LogError.translating {
-            try await append(batch.encode(compression: options.compression, reusing: [], twoThreadsFrom: options.twoThreadCompressionBytes))
+            try await append(batch.encode(compression: options.compression))
         }
     }
 

@@ -37,8 +37,7 @@ package final class MemoryPartition: LogPartition {
     package var endOffset: Int64 { state.withLock { $0.endOffset } }
 
     package func append(_ batch: RecordBatchBuilder) async throws -> Range<Int64> {
-        let encoded = try batch.encode(
-            compression: options.compression, reusing: [], twoThreadsFrom: options.twoThreadCompressionBytes)
+        let encoded = try batch.encode(compression: options.compression)
         return try appendWithoutWaiting(encoded).offsets
     }
 
