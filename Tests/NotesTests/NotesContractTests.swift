@@ -1,11 +1,10 @@
 import Foundation
 import Notes
 import Testing
-import TuningSupport
 
 /// The `NotesManager` contract: every test runs against every implementation, which must behave
 /// identically.
-@Suite("NotesManager contract", .everyTuning, .timeLimit(.minutes(1)))
+@Suite("NotesManager contract", .timeLimit(.minutes(5)))
 struct NotesContractTests {
     // MARK: New values
 

@@ -112,7 +112,7 @@ enum Bench {
                 }
                 timeOurs += try await Measure.seconds {
                     for rows in commits { try await ours.saveCommit(rows) }
-                    ours.viewsCaughtUp()
+                    await ours.viewsCaughtUp()
                 }
                 timePeer += try await Measure.seconds {
                     for rows in commits { try await peer.saveCommit(rows) }

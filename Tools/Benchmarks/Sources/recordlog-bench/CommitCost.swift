@@ -48,7 +48,7 @@ enum CommitCost {
         seconds = try await Measure.seconds {
             cpu = try await Measure.cpuSeconds {
                 for rows in commits { try await ours.saveCommit(rows) }
-                ours.viewsCaughtUp()
+                await ours.viewsCaughtUp()
             }
         }
         return String(format: "%d records in commits of 1000, %@: %.2f µs per record (%.0f records/s without fsync), %.2f µs CPU per record",

@@ -45,9 +45,9 @@ final class Ours: @unchecked Sendable {
     }
 
     /// Returns once the Notes views have folded every commit that returned (a read of a view
-    /// waits for that).
-    func viewsCaughtUp() {
-        manager?.notes.read { _ in }
+    /// suspends until then).
+    func viewsCaughtUp() async {
+        await manager?.notes.read { _ in }
     }
 
     /// Saves each row as its own commit, from `writers` concurrent tasks.
