@@ -5,7 +5,7 @@ import StorageKit
 /// overwrites: use a borrowed record only inside the call that received it, and make a
 /// ``LogRecord`` (``LogRecord/init(_:)``) of what must outlive it. Its lengths and headers were
 /// checked when it was read, as for ``LogRecord``.
-package struct BorrowedLogRecord {
+@usableFromInline package struct BorrowedLogRecord {
     /// The record's position in its partition.
     package let offset: Int64
     /// Milliseconds since the Unix epoch (Kafka's CreateTime).
@@ -18,7 +18,7 @@ package struct BorrowedLogRecord {
     /// (-1 for null) and the value, already checked.
     @usableFromInline let headersRange: Range<Int>
     /// How many headers the record has.
-    package let headerCount: Int
+    @usableFromInline package let headerCount: Int
 
     /// The key bytes, or nil for a null key.
     @inlinable

@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CWriteback
 import StorageKit
 import Synchronization
 
@@ -181,7 +180,7 @@ final class DurableEndFile: @unchecked Sendable {
         let now = ContinuousClock.now
         if state.lastWriteback.map({ now - $0 >= Self.writebackInterval }) ?? true {
             state.lastWriteback = now
-            _ = recordlog_start_writeback(file.descriptor, 0, Int64(DurableEnd.fileSize))
+            file.startWriteback(at: 0, count: Int64(DurableEnd.fileSize))
         }
     }
 }

@@ -4,9 +4,12 @@
 /// swift-nio's `ByteBuffer`: `get…` reads at an index without moving, `read…` moves the cursor.
 /// Integers are big-endian, as in Kafka's formats. The reader borrows its buffer: use it only
 /// inside the `withUnsafeBytes` scope that produced the buffer.
-package struct ByteReader {
-    package let bytes: UnsafeRawBufferPointer
-    package private(set) var position: Int
+@usableFromInline package struct ByteReader {
+    // @usableFromInline: the @inlinable reads below must reach these from other modules, or
+    // their callers there get the unspecialized generic entry points (measured in RecordLog:
+    // every integer of a batch header and record read through `_swift_getGenericMetadata`).
+    @usableFromInline package let bytes: UnsafeRawBufferPointer
+    @usableFromInline package private(set) var position: Int
 
     @inlinable
     package init(_ bytes: UnsafeRawBufferPointer, position: Int = 0) {
@@ -74,7 +77,7 @@ package struct ByteReader {
     }
 
     /// ``readVarint()`` past its one-byte case.
-    private mutating func readLongVarint() -> Int32? {
+    @usableFromInline package mutating func readLongVarint() -> Int32? {
         let start = position
         guard let raw = readUnsignedVarint(maxBytes: 5), raw <= UInt64(UInt32.max) else {
             position = start

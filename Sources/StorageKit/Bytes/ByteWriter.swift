@@ -38,7 +38,7 @@ extension Array where Element == UInt8 {
 }
 
 /// The number of bytes a varint takes, without writing it.
-package enum VarintSize {
+@usableFromInline package enum VarintSize {
     @inlinable @inline(__always)
     package static func unsigned(_ value: UInt64) -> Int {
         // One byte per started group of seven bits; zero still takes one byte.

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CWriteback
 
 /// An open file descriptor, closed when the last reference goes away.
 ///
@@ -102,6 +103,14 @@ import Darwin
     /// Makes the file's data (and the size needed to read it) durable.
     package func syncData() throws {
         _ = try FileSystem.retrying("fdatasync", path) { fdatasync(descriptor) }
+    }
+
+    /// Starts writing `count` bytes from `position` back to the disk and returns at once, without
+    /// making them durable (`sync_file_range`'s `SYNC_FILE_RANGE_WRITE`, which Swift's Glibc
+    /// module does not export): a later `syncData()` then has less to wait for. A hint; failure
+    /// is ignored.
+    package func startWriteback(at position: Int64, count: Int64) {
+        _ = recordlog_start_writeback(descriptor, position, count)
     }
 
     /// Cuts the file to `size` bytes.

@@ -16,7 +16,7 @@ import Darwin
 /// once on a plain futex and hands off without priority inheritance.
 /// And a class is used from generic code (a view's lock, taken in a closure generic over the
 /// view) without looking up a generic struct's metadata at run time on every commit.
-package final class LockedValue<Value>: @unchecked Sendable {
+@usableFromInline package final class LockedValue<Value>: @unchecked Sendable {
     // @unchecked: `value` is only touched inside `withLock`, under `mutex`.
     @usableFromInline var value: Value
     @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
