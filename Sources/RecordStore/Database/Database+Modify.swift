@@ -16,9 +16,9 @@ extension Database {
     /// The call returns once the commit is durable (with `.fsync` durability). Other readers of
     /// this `Database` see it as soon as it is written, a moment before: the state in memory moves
     /// in log order under the lock while the fsync is awaited outside it, so that concurrent
-    /// writers share one fsync. A large commit (``CommitTuning/largeCommitItems``) starts its fsync as soon
-    /// as it is written, while it is applied to the state, and is folded into the views on a
-    /// second thread (``ViewFeed``: a view read after the call returns waits for the fold). If
+    /// writers share one fsync. A large commit (64 items or more) starts its fsync as soon as it
+    /// is written, while it is applied to the state, and is folded into the views on their own
+    /// queues (a view read after the call returns suspends until the fold is done). If
     /// that fsync fails the log refuses all further work, and reopening the store shows exactly
     /// what reached the disk.
     ///
