@@ -1,5 +1,3 @@
-import StorageKit
-
 /// Every performance trick of the commit and replay paths, each with its threshold, in one place.
 ///
 /// None of them changes a byte written or a result returned: each moves work to a second thread,
@@ -9,7 +7,9 @@ import StorageKit
 /// test suites run with ``off``, ``standard`` and ``always`` and must pass all three ways.
 ///
 /// A database takes the tuning current when it opens (``current``, a task-local value that tests
-/// set; apps get ``standard``).
+/// set; apps get ``standard``). Huge pages for large in-memory tables are the one trick that is
+/// not a database's choice but the process's (a table grows on whichever thread folds into it):
+/// their switch is `HugePageAllocation.isEnabled`, on by default.
 package struct CommitTuning: Sendable, Equatable {
     /// From this many items on, a commit starts its fdatasync as soon as its batch is written
     /// (overlapping it with applying the commit to the state) and folds it into each view on the
@@ -47,13 +47,4 @@ package struct CommitTuning: Sendable, Equatable {
 
     /// The tuning a database opened now takes: ``standard`` unless a test set another.
     @TaskLocal package static var current = CommitTuning.standard
-
-    /// Whether large in-memory tables (the key index's, views') are backed by huge pages
-    /// (``HugePageAllocation``). Unlike the thresholds above this is the process's choice, not a
-    /// database's: a table grows on whichever thread folds into it, and the memory it has is
-    /// kept. On by default.
-    package static var usesHugePages: Bool {
-        get { HugePageAllocation.isEnabled }
-        set { HugePageAllocation.isEnabled = newValue }
-    }
 }
