@@ -33,7 +33,11 @@ package enum FileSystem {
 
     /// Creates a directory with mode 0700; succeeds if it already exists as a directory.
     package static func makeDirectory(_ path: String) throws {
-        if mkdir(path, 0o700) == 0 { return }
+        if let fault = FileFaults.fault(for: .create(path: path, directory: true)) { try FileFaults.inject(fault, operation: "mkdir", path: path) }
+        if mkdir(path, 0o700) == 0 {
+            FileFaults.didPerform(.create(path: path, directory: true))
+            return
+        }
         let code = errno
         if code == EEXIST, isDirectory(path) { return }
         throw StorageError.io(operation: "mkdir", path: path, errno: code)
@@ -55,17 +59,26 @@ package enum FileSystem {
 
     /// Makes a directory's entries (files created, renamed or removed in it) durable.
     package static func syncDirectory(_ path: String) throws {
+        if let fault = FileFaults.fault(for: .syncDirectory(path: path)) { try FileFaults.inject(fault, operation: "fsync", path: path) }
         let descriptor = try retrying("open", path) { open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
         defer { close(descriptor) }
         try retrying("fsync", path) { fsync(descriptor) }
+        FileFaults.didPerform(.syncDirectory(path: path))
     }
 
     package static func rename(_ from: String, _ to: String) throws {
+        if let fault = FileFaults.fault(for: .rename(from: from, path: to)) { try FileFaults.inject(fault, operation: "rename", path: from) }
         try retrying("rename", from) { Glibc.rename(from, to) }
+        FileFaults.didPerform(.rename(from: from, path: to))
     }
 
     package static func remove(_ path: String) throws {
-        if unlink(path) == 0 || errno == ENOENT { return }
+        if let fault = FileFaults.fault(for: .remove(path: path)) { try FileFaults.inject(fault, operation: "unlink", path: path) }
+        if unlink(path) == 0 {
+            FileFaults.didPerform(.remove(path: path))
+            return
+        }
+        if errno == ENOENT { return }
         throw StorageError.io(operation: "unlink", path: path, errno: errno)
     }
 

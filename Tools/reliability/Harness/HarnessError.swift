@@ -1,0 +1,22 @@
+/// What the reliability harness found wrong, or could not do.
+package enum HarnessError: Error, CustomStringConvertible {
+    /// The store holds a record the workload never wrote.
+    case unexpectedRecord(String)
+    /// After a crash or a power cut the store matches neither the acknowledged prefix nor that
+    /// prefix plus the commit in flight.
+    case stateMismatch(acknowledged: Int, difference: String)
+    /// `verify` did not find the store clean after a writing open.
+    case notClean(String)
+    /// The child process did not behave as the protocol says.
+    case child(String)
+
+    package var description: String {
+        switch self {
+        case .unexpectedRecord(let what): "unexpected record: \(what)"
+        case .stateMismatch(let acknowledged, let difference):
+            "the store matches neither the \(acknowledged) acknowledged steps nor one more: \(difference)"
+        case .notClean(let report): "verify after a writing open: \(report)"
+        case .child(let what): "child process: \(what)"
+        }
+    }
+}
