@@ -22,3 +22,18 @@ import Testing
         #expect(lost > 0, "the cuts threw unsynced changes away: the simulation did something")
     }
 }
+
+extension PowerLossTests {
+    /// The first cut the long run failed on (seed 3, 45 operations into a new store).
+    @Test func aCutEarlyInANewStoreLosesNoAcknowledgedCommit() async throws {
+        for outcome in PowerLossJournal.Outcome.allCases {
+            for operations in stride(from: 20, through: 70, by: 5) {
+                let store = FileManager.default.temporaryDirectory.appendingPathComponent("PowerLoss-\(UUID().uuidString)").path
+                defer { try? FileManager.default.removeItem(atPath: store) }
+                var run = PowerLossRun(store: store, seed: 3)
+                run.stepsPerRound = 5
+                _ = try await run.cut(afterOperations: operations, outcome: outcome)
+            }
+        }
+    }
+}

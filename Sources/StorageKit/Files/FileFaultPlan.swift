@@ -80,8 +80,10 @@ package final class FileFaultPlan: Sendable {
     /// Cuts the power now.
     package func cutPower() { state.withLock { $0.powerCut = true } }
 
+    /// Whether the plan acts on an operation on `path`: anything under the root, and the
+    /// root's ancestors (the fsync of the directory that holds the root makes the root durable).
     func covers(_ path: String) -> Bool {
-        path == root || path.hasPrefix(root + "/")
+        path == root || path.hasPrefix(root + "/") || root.hasPrefix(path.hasSuffix("/") ? path : path + "/")
     }
 
     func effect(for operation: FileOperation) -> FileFaultEffect? {

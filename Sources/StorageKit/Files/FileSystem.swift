@@ -17,6 +17,13 @@ package enum FileSystem {
         }
     }
 
+    /// The directory that holds `path` ("." for a bare name).
+    package static func parent(of path: String) -> String {
+        let trimmed = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+        guard let slash = trimmed.lastIndex(of: "/") else { return "." }
+        return slash == trimmed.startIndex ? "/" : String(trimmed[..<slash])
+    }
+
     package static func join(_ directory: String, _ name: String) -> String {
         directory.hasSuffix("/") ? directory + name : directory + "/" + name
     }
@@ -31,11 +38,15 @@ package enum FileSystem {
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
-    /// Creates a directory with mode 0700; succeeds if it already exists as a directory.
-    package static func makeDirectory(_ path: String) throws {
+    /// Creates a directory with mode 0700; succeeds if it already exists as a directory. With
+    /// `durably`, a directory it creates is made to survive a power loss: its parent is fsynced,
+    /// which makes the new entry durable (a store's own directory: without it a power cut could
+    /// take the whole store with it).
+    package static func makeDirectory(_ path: String, durably: Bool = false) throws {
         if let fault = FileFaults.fault(for: .create(path: path, directory: true)) { try FileFaults.inject(fault, operation: "mkdir", path: path) }
         if mkdir(path, 0o700) == 0 {
             FileFaults.didPerform(.create(path: path, directory: true))
+            if durably { try syncDirectory(parent(of: path)) }
             return
         }
         let code = errno

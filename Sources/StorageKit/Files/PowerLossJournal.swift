@@ -88,6 +88,21 @@ package final class PowerLossJournal: Sendable {
         }
     }
 
+    /// What a power cut now would lose, one line per change, for a failure's report.
+    package var unsyncedChanges: [String] {
+        state.withLock { state in
+            state.entries.map { entry in
+                switch entry.change {
+                case .created(let path, let directory): "created \(directory ? "directory" : "file") \(path)"
+                case .renamed(let from, let to, _): "renamed \(from) to \(to)"
+                case .removed(let path, _, _): "removed \(path)"
+                }
+            } + state.files.filter { !$0.value.unsynced.isEmpty }.sorted { $0.key < $1.key }.map { path, record in
+                "\(record.unsynced.count) unsynced writes to \(path) (synced size \(record.syncedSize))"
+            }
+        }
+    }
+
     func willPerform(_ operation: FileOperation) {
         state.withLock { state in
             switch operation {
@@ -201,10 +216,7 @@ package final class PowerLossJournal: Sendable {
         }
     }
 
-    static func parent(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
-    }
+    static func parent(of path: String) -> String { FileSystem.parent(of: path) }
 
     private static func exists(_ path: String) -> Bool {
         var info = stat()

@@ -9,6 +9,8 @@ package enum HarnessError: Error, CustomStringConvertible {
     case notClean(String)
     /// The child process did not behave as the protocol says.
     case child(String)
+    /// A check failed after a simulated power loss, which threw these unsynced changes away.
+    case afterPowerLoss(String, lost: [String])
 
     package var description: String {
         switch self {
@@ -17,6 +19,8 @@ package enum HarnessError: Error, CustomStringConvertible {
             "the store matches neither the \(acknowledged) acknowledged steps nor one more: \(difference)"
         case .notClean(let report): "verify after a writing open: \(report)"
         case .child(let what): "child process: \(what)"
+        case .afterPowerLoss(let what, let lost):
+            "\(what); the power cut lost: \(lost.isEmpty ? "nothing" : lost.joined(separator: "; "))"
         }
     }
 }

@@ -60,10 +60,16 @@ package struct PowerLossRun {
         }
         plan.cutPower()
         let lost = journal.unsyncedChangeCount
+        let lostChanges = journal.unsyncedChanges
         journal.simulatePowerLoss(outcome)
         FileFaults.remove(plan)
-        let actual = try await HarnessStore.recoverAndRead(store)
-        let matched = try HarnessStore.match(actual, workload: workload, base: model, start: start, acknowledged: acknowledged)
+        let matched: (steps: Int, model: StoreModel)
+        do {
+            let actual = try await HarnessStore.recoverAndRead(store)
+            matched = try HarnessStore.match(actual, workload: workload, base: model, start: start, acknowledged: acknowledged)
+        } catch {
+            throw HarnessError.afterPowerLoss("\(error)", lost: lostChanges)
+        }
         steps = matched.steps
         model = matched.model
         return Cut(
