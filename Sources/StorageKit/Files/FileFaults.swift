@@ -88,7 +88,7 @@ package enum FileOperation: Sendable, Equatable {
     case create(path: String, directory: Bool)
     /// Renaming `from` to `path`.
     case rename(from: String, path: String)
-    /// Removing a file.
+    /// Removing a file or an empty directory.
     case remove(path: String)
     /// `fsync` of a directory, making its entries durable.
     case syncDirectory(path: String)

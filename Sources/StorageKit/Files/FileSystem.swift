@@ -99,7 +99,12 @@ package enum FileSystem {
             let child = join(path, name)
             if isDirectory(child) { try removeTree(child) } else { try remove(child) }
         }
-        if rmdir(path) != 0, errno != ENOENT { throw StorageError.io(operation: "rmdir", path: path, errno: errno) }
+        if let fault = FileFaults.fault(for: .remove(path: path)) { try FileFaults.inject(fault, operation: "rmdir", path: path) }
+        if rmdir(path) == 0 {
+            FileFaults.didPerform(.remove(path: path))
+        } else if errno != ENOENT {
+            throw StorageError.io(operation: "rmdir", path: path, errno: errno)
+        }
     }
 
     /// Replaces `path` with `bytes` atomically: temporary file, fsync, rename, fsync of the directory.

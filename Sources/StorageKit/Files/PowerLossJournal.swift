@@ -17,7 +17,7 @@ import Synchronization
 ///   which also covers changes made through a shared mapping that no write call shows;
 /// - a creation, rename or removal since the last `fsync` of its directory is undone: a created
 ///   file or directory disappears, a renamed one returns to its old name (and the file it
-///   replaced comes back), a removed one returns.
+///   replaced comes back), a removed one returns (a removed directory is made again).
 ///
 /// Truncations are taken as durable at once, an optimistic simplification (recovery's own
 /// truncations only cut what it already judged invalid).
@@ -41,10 +41,11 @@ package final class PowerLossJournal: Sendable {
         case created(path: String, directory: Bool)
         case renamed(from: String, to: String, replaced: (shadow: String, record: FileRecord?)?)
         case removed(path: String, shadow: String, record: FileRecord?)
+        case removedDirectory(path: String)
 
         var directories: Set<String> {
             switch self {
-            case .created(let path, _), .removed(let path, _, _): [PowerLossJournal.parent(of: path)]
+            case .created(let path, _), .removed(let path, _, _), .removedDirectory(let path): [PowerLossJournal.parent(of: path)]
             case .renamed(let from, let to, _): [PowerLossJournal.parent(of: from), PowerLossJournal.parent(of: to)]
             }
         }
@@ -96,6 +97,7 @@ package final class PowerLossJournal: Sendable {
                 case .created(let path, let directory): "created \(directory ? "directory" : "file") \(path)"
                 case .renamed(let from, let to, _): "renamed \(from) to \(to)"
                 case .removed(let path, _, _): "removed \(path)"
+                case .removedDirectory(let path): "removed directory \(path)"
                 }
             } + state.files.filter { !$0.value.unsynced.isEmpty }.sorted { $0.key < $1.key }.map { path, record in
                 "\(record.unsynced.count) unsynced writes to \(path) (synced size \(record.syncedSize))"
@@ -115,6 +117,10 @@ package final class PowerLossJournal: Sendable {
                 if Self.exists(to), let shadow = keepShadow(of: to, &state) { replaced = (shadow, state.files[to]) }
                 add(.renamed(from: from, to: to, replaced: replaced), &state)
             case .remove(let path):
+                if Self.isDirectory(path) {
+                    add(.removedDirectory(path: path), &state)
+                    return
+                }
                 guard Self.exists(path), let shadow = keepShadow(of: path, &state) else { return }
                 add(.removed(path: path, shadow: shadow, record: state.files[path]), &state)
             case .write(let path, _, _):
@@ -134,7 +140,7 @@ package final class PowerLossJournal: Sendable {
                 let size = Self.size(of: path) ?? 0
                 state.files[path] = FileRecord(syncedSize: size, syncedContent: size <= Self.smallFileBytes ? Self.content(of: path) : nil)
             case .rename(let from, let to):
-                state.files[to] = state.files.removeValue(forKey: from)
+                Self.move(&state.files, from: from, to: to)
             case .remove(let path):
                 state.files[path] = nil
             case .syncDirectory(let directory):
@@ -161,7 +167,7 @@ package final class PowerLossJournal: Sendable {
                     state.files = state.files.filter { $0.key != path && !$0.key.hasPrefix(path + "/") }
                 case .renamed(let from, let to, let replaced):
                     rename(to, from)
-                    state.files[from] = state.files.removeValue(forKey: to)
+                    Self.move(&state.files, from: to, to: from)
                     if let replaced {
                         link(replaced.shadow, to)
                         state.files[to] = replaced.record
@@ -169,6 +175,8 @@ package final class PowerLossJournal: Sendable {
                 case .removed(let path, let shadow, let record):
                     link(shadow, path)
                     state.files[path] = record
+                case .removedDirectory(let path):
+                    mkdir(path, 0o700)
                 }
             }
             state.entries = []
@@ -177,6 +185,15 @@ package final class PowerLossJournal: Sendable {
             }
             state.files = [:]
             Self.removeTree(shadowDirectory)
+        }
+    }
+
+    /// Moves the record of the file at `from` — or of every file under it, for a directory —
+    /// to its new path.
+    private static func move(_ files: inout [String: FileRecord], from: String, to: String) {
+        for key in files.keys where key == from || key.hasPrefix(from + "/") {
+            let record = files.removeValue(forKey: key)
+            files[to + key.dropFirst(from.count)] = record
         }
     }
 
