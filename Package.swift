@@ -116,6 +116,24 @@ let package = Package(
             ],
             path: "Tools/recordlog-demo"
         ),
+        // The reliability harness: a seeded workload, its expected-state oracle, crash and
+        // power-loss rounds. Used by the `reliability` tool (long runs) and ReliabilityTests.
+        .target(
+            name: "ReliabilityHarness",
+            dependencies: ["StorageKit", "RecordLog", "RecordStore", "LogInspection", "TestSupport"],
+            path: "Tools/reliability/Harness"
+        ),
+        .executableTarget(
+            name: "reliability",
+            dependencies: [
+                "ReliabilityHarness",
+                "StorageKit",
+                "TestSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tools/reliability/Command"
+        ),
         // Helpers every test target shares: a seeded generator, running the built executables.
         .target(
             name: "TestSupport",
@@ -150,6 +168,10 @@ let package = Package(
         .testTarget(
             name: "LogInspectionTests",
             dependencies: ["LogInspection", "TestSupport"]
+        ),
+        .testTarget(
+            name: "ReliabilityTests",
+            dependencies: ["ReliabilityHarness", "StorageKit", "RecordLog", "RecordStore", "TestSupport"]
         ),
         .testTarget(
             name: "NotesReplayTests",

@@ -124,11 +124,13 @@ final class DurableEndFile: @unchecked Sendable {
         let path = FileSystem.join(partitionDirectory, DurableEnd.fileName)
         let existed = FileSystem.exists(path)
         file = try OpenFile(path: path, writable: true, create: true)
-        if !existed {
+        // A writer killed between creating the file and sizing it left it short: the shared
+        // mapping below would raise SIGBUS on the first publish. Size it whatever its history.
+        if try file.size() < Int64(DurableEnd.fileSize) {
             try file.truncate(to: Int64(DurableEnd.fileSize))
             try file.syncData()
-            try FileSystem.syncDirectory(partitionDirectory)
         }
+        if !existed { try FileSystem.syncDirectory(partitionDirectory) }
         let newest = DurableEnd.newest(in: try file.read(at: 0, count: DurableEnd.fileSize))
         state = Mutex(State(sequence: newest?.sequence ?? 0, published: newest?.mark))
         let mapped = mmap(nil, DurableEnd.fileSize, PROT_READ | PROT_WRITE, MAP_SHARED, file.descriptor, 0)

@@ -44,7 +44,7 @@ public final class Log: Sendable {
                 lock = nil
                 try StoreLayout.prepare(directory, create: false)
             } else {
-                try FileSystem.makeDirectory(directory)
+                try FileSystem.makeDirectory(directory, durably: true)
                 lock = try StoreLock(directory: directory)
                 try StoreLayout.prepare(directory, create: true)
             }

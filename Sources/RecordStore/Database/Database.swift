@@ -114,6 +114,17 @@ public final class Database: Sendable {
         var options = LogOptions(durability: durability)
         options.compression = .lz4
         try await self.init(
+            directory: directory, options: options,
+            maximumItemsPerRequest: maximumItemsPerRequest, checkpointAfterEvents: checkpointAfterEvents, logger: logger)
+    }
+
+    /// Opens or creates the database in `directory` with the log's own options (segment size,
+    /// preallocation): for the reliability harness, which rolls segments often.
+    package convenience init(
+        directory: String, options: LogOptions, maximumItemsPerRequest: Int = Database.defaultMaximumItemsPerRequest,
+        checkpointAfterEvents: Int64 = 10_000, logger: Logger = Logger(label: "RecordStore")
+    ) async throws {
+        try await self.init(
             directory: directory, log: try Log(directory: directory, options: options, logger: logger),
             maximumItemsPerRequest: maximumItemsPerRequest, checkpointAfterEvents: checkpointAfterEvents, logger: logger)
     }

@@ -17,6 +17,13 @@ package enum FileSystem {
         }
     }
 
+    /// The directory that holds `path` ("." for a bare name).
+    package static func parent(of path: String) -> String {
+        let trimmed = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+        guard let slash = trimmed.lastIndex(of: "/") else { return "." }
+        return slash == trimmed.startIndex ? "/" : String(trimmed[..<slash])
+    }
+
     package static func join(_ directory: String, _ name: String) -> String {
         directory.hasSuffix("/") ? directory + name : directory + "/" + name
     }
@@ -31,9 +38,17 @@ package enum FileSystem {
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
-    /// Creates a directory with mode 0700; succeeds if it already exists as a directory.
-    package static func makeDirectory(_ path: String) throws {
-        if mkdir(path, 0o700) == 0 { return }
+    /// Creates a directory with mode 0700; succeeds if it already exists as a directory. With
+    /// `durably`, a directory it creates is made to survive a power loss: its parent is fsynced,
+    /// which makes the new entry durable (a store's own directory: without it a power cut could
+    /// take the whole store with it).
+    package static func makeDirectory(_ path: String, durably: Bool = false) throws {
+        if let fault = FileFaults.fault(for: .create(path: path, directory: true)) { try FileFaults.inject(fault, operation: "mkdir", path: path) }
+        if mkdir(path, 0o700) == 0 {
+            FileFaults.didPerform(.create(path: path, directory: true))
+            if durably { try syncDirectory(parent(of: path)) }
+            return
+        }
         let code = errno
         if code == EEXIST, isDirectory(path) { return }
         throw StorageError.io(operation: "mkdir", path: path, errno: code)
@@ -55,17 +70,26 @@ package enum FileSystem {
 
     /// Makes a directory's entries (files created, renamed or removed in it) durable.
     package static func syncDirectory(_ path: String) throws {
+        if let fault = FileFaults.fault(for: .syncDirectory(path: path)) { try FileFaults.inject(fault, operation: "fsync", path: path) }
         let descriptor = try retrying("open", path) { open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
         defer { close(descriptor) }
         try retrying("fsync", path) { fsync(descriptor) }
+        FileFaults.didPerform(.syncDirectory(path: path))
     }
 
     package static func rename(_ from: String, _ to: String) throws {
+        if let fault = FileFaults.fault(for: .rename(from: from, path: to)) { try FileFaults.inject(fault, operation: "rename", path: from) }
         try retrying("rename", from) { Glibc.rename(from, to) }
+        FileFaults.didPerform(.rename(from: from, path: to))
     }
 
     package static func remove(_ path: String) throws {
-        if unlink(path) == 0 || errno == ENOENT { return }
+        if let fault = FileFaults.fault(for: .remove(path: path)) { try FileFaults.inject(fault, operation: "unlink", path: path) }
+        if unlink(path) == 0 {
+            FileFaults.didPerform(.remove(path: path))
+            return
+        }
+        if errno == ENOENT { return }
         throw StorageError.io(operation: "unlink", path: path, errno: errno)
     }
 
@@ -75,7 +99,12 @@ package enum FileSystem {
             let child = join(path, name)
             if isDirectory(child) { try removeTree(child) } else { try remove(child) }
         }
-        if rmdir(path) != 0, errno != ENOENT { throw StorageError.io(operation: "rmdir", path: path, errno: errno) }
+        if let fault = FileFaults.fault(for: .remove(path: path)) { try FileFaults.inject(fault, operation: "rmdir", path: path) }
+        if rmdir(path) == 0 {
+            FileFaults.didPerform(.remove(path: path))
+        } else if errno != ENOENT {
+            throw StorageError.io(operation: "rmdir", path: path, errno: errno)
+        }
     }
 
     /// Replaces `path` with `bytes` atomically: temporary file, fsync, rename, fsync of the directory.

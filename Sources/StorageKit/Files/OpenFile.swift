@@ -19,7 +19,11 @@ import CWriteback
         var flags = (writable ? O_RDWR : O_RDONLY) | O_CLOEXEC
         if create { flags |= O_CREAT }
         if exclusive { flags |= O_EXCL }
+        if create, let fault = FileFaults.fault(for: .create(path: path, directory: false)) {
+            try FileFaults.inject(fault, operation: "open", path: path)
+        }
         let descriptor = try FileSystem.retrying("open", path) { open(path, flags, 0o600) }
+        if create { FileFaults.didPerform(.create(path: path, directory: false)) }
         self.descriptor = descriptor
         self.path = path
     }
@@ -71,6 +75,34 @@ import CWriteback
 
     /// Writes all of `parts`, back to back, starting at `position`, in as few syscalls as possible.
     package func write(_ parts: [UnsafeRawBufferPointer], at position: Int64) throws {
+        if let fault = FileFaults.fault(for: .write(path: path, position: position, count: Self.count(parts))) {
+            if case .shortWrite(let keeping, _) = fault {
+                try writeWithoutFaults(Self.prefix(parts, keeping), at: position)
+                FileFaults.didPerform(.write(path: path, position: position, count: keeping))
+            }
+            try FileFaults.inject(fault, operation: "pwritev", path: path)
+        }
+        try writeWithoutFaults(parts, at: position)
+        FileFaults.didPerform(.write(path: path, position: position, count: Self.count(parts)))
+    }
+
+    private static func count(_ parts: [UnsafeRawBufferPointer]) -> Int {
+        parts.reduce(0) { $0 + $1.count }
+    }
+
+    /// The first `count` bytes of `parts`, as parts.
+    private static func prefix(_ parts: [UnsafeRawBufferPointer], _ count: Int) -> [UnsafeRawBufferPointer] {
+        var remaining = count
+        var kept: [UnsafeRawBufferPointer] = []
+        for part in parts where remaining > 0 {
+            let taken = min(part.count, remaining)
+            kept.append(UnsafeRawBufferPointer(rebasing: part[0..<taken]))
+            remaining -= taken
+        }
+        return kept
+    }
+
+    private func writeWithoutFaults(_ parts: [UnsafeRawBufferPointer], at position: Int64) throws {
         var vectors = parts.map { iovec(iov_base: UnsafeMutableRawPointer(mutating: $0.baseAddress), iov_len: $0.count) }
         var offset = off_t(position)
         var index = 0
@@ -102,7 +134,9 @@ import CWriteback
 
     /// Makes the file's data (and the size needed to read it) durable.
     package func syncData() throws {
+        if let fault = FileFaults.fault(for: .sync(path: path)) { try FileFaults.inject(fault, operation: "fdatasync", path: path) }
         _ = try FileSystem.retrying("fdatasync", path) { fdatasync(descriptor) }
+        FileFaults.didPerform(.sync(path: path))
     }
 
     /// Starts writing `count` bytes from `position` back to the disk and returns at once, without
@@ -115,6 +149,8 @@ import CWriteback
 
     /// Cuts the file to `size` bytes.
     package func truncate(to size: Int64) throws {
+        if let fault = FileFaults.fault(for: .truncate(path: path, size: size)) { try FileFaults.inject(fault, operation: "ftruncate", path: path) }
         _ = try FileSystem.retrying("ftruncate", path) { ftruncate(descriptor, off_t(size)) }
+        FileFaults.didPerform(.truncate(path: path, size: size))
     }
 }

@@ -1,0 +1,26 @@
+/// What the reliability harness found wrong, or could not do.
+package enum HarnessError: Error, CustomStringConvertible {
+    /// The store holds a record the workload never wrote.
+    case unexpectedRecord(String)
+    /// After a crash or a power cut the store matches neither the acknowledged prefix nor that
+    /// prefix plus the commit in flight.
+    case stateMismatch(acknowledged: Int, difference: String)
+    /// `verify` did not find the store clean after a writing open.
+    case notClean(String)
+    /// The child process did not behave as the protocol says.
+    case child(String)
+    /// A check failed after a simulated power loss, which threw these unsynced changes away.
+    case afterPowerLoss(String, lost: [String])
+
+    package var description: String {
+        switch self {
+        case .unexpectedRecord(let what): "unexpected record: \(what)"
+        case .stateMismatch(let acknowledged, let difference):
+            "the store matches neither the \(acknowledged) acknowledged steps nor one more: \(difference)"
+        case .notClean(let report): "verify after a writing open: \(report)"
+        case .child(let what): "child process: \(what)"
+        case .afterPowerLoss(let what, let lost):
+            "\(what); the power cut lost: \(lost.isEmpty ? "nothing" : lost.joined(separator: "; "))"
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import LogInspection
+import RecordLog
+import RecordStore
+
+/// How the harness opens, recovers and checks a store.
+package enum HarnessStore {
+    /// Small segments and frequent checkpoints, so that a short run rolls segments and writes
+    /// checkpoints many times: the crash windows the harness is after.
+    package static var options: LogOptions {
+        var options = LogOptions(durability: .fsync)
+        options.compression = .lz4
+        options.segmentBytes = 256 << 10
+        options.preallocationBytes = 64 << 10
+        return options
+    }
+
+    package static func open(_ directory: String) async throws -> Database {
+        try await Database(directory: directory, options: options, checkpointAfterEvents: 300)
+    }
+
+    /// Opens for writing without fsyncs and without a checkpoint at close: for the corruption
+    /// sweep, which opens a store thousands of times and asks only what the open makes of it.
+    package static func openWithoutSyncs(_ directory: String) async throws -> Database {
+        var options = options
+        options.durability = .noSyncUnsafe
+        return try await Database(directory: directory, options: options, checkpointAfterEvents: .max)
+    }
+
+    /// Opens the store for writing (which recovers it), reads everything, closes it, and checks
+    /// that `verify` finds it clean.
+    package static func recoverAndRead(_ directory: String) async throws -> StoreModel {
+        let database = try await open(directory)
+        let model: StoreModel
+        do {
+            model = try await StoreReader.model(of: database)
+        } catch {
+            try? database.close()
+            throw error
+        }
+        try database.close()
+        try verifyClean(directory)
+        return model
+    }
+
+    /// Throws unless `verify` finds the store clean.
+    package static func verifyClean(_ directory: String) throws {
+        let report = try Verify.run(InspectTarget(path: directory))
+        guard report.isClean else { throw HarnessError.notClean("\(report.status): \(report.problems.prefix(3))") }
+    }
+
+    /// How many steps of `workload` the store reflects, given that it held `base` after `start`
+    /// steps and a writer then acknowledged steps up to `acknowledged`: exactly those, or one more
+    /// (the commit in flight when it died). Anything else is a lost or half-applied commit.
+    package static func match(
+        _ actual: StoreModel, workload: Workload, base: StoreModel, start: Int, acknowledged: Int
+    ) throws -> (steps: Int, model: StoreModel) {
+        let expected = workload.model(from: base, steps: start..<acknowledged)
+        if actual == expected { return (acknowledged, expected) }
+        var next = expected
+        next.apply(workload.step(acknowledged, after: expected))
+        if actual == next { return (acknowledged + 1, next) }
+        throw HarnessError.stateMismatch(acknowledged: acknowledged, difference: expected.differences(from: actual))
+    }
+}
