@@ -10,6 +10,8 @@ public enum InspectError: Error, Sendable, Equatable, CustomStringConvertible {
     case zoneNotFound(String, available: [String])
     /// `follow` was given a segment file; it needs a store directory.
     case followNeedsStore(String)
+    /// `report --out` names a file that cannot be written.
+    case unwritable(String)
 
     public var description: String {
         switch self {
@@ -20,6 +22,7 @@ public enum InspectError: Error, Sendable, Equatable, CustomStringConvertible {
         case .zoneNotFound(let zone, let available):
             "no zone '\(zone)'; the zones are: \(available.joined(separator: ", "))"
         case .followNeedsStore(let path): "\(path): follow needs a store directory, not a segment file"
+        case .unwritable(let path): "\(path): cannot be written; give a path in a directory you can write to"
         }
     }
 }
