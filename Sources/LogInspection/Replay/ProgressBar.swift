@@ -10,7 +10,7 @@ public final class ProgressBar {
     /// The least time between two drawings.
     public static let interval: Duration = .milliseconds(100)
 
-    private let label: String
+    private var label: String
     private let unit: String
     private let width: Int
     private let now: () -> ContinuousClock.Instant
@@ -35,8 +35,10 @@ public final class ProgressBar {
         lastDrawn = now()
     }
 
-    /// Redraws the bar for `done` of `total`, unless it was drawn less than 100 ms ago.
-    public func update(done: Int64, total: Int64) {
+    /// Redraws the bar for `done` of `total`, unless it was drawn less than 100 ms ago;
+    /// `label`, when given, replaces the bar's label from now on (a bisect's replay number).
+    public func update(done: Int64, total: Int64, label: String? = nil) {
+        if let label { self.label = label }
         let time = now()
         guard time - lastDrawn >= Self.interval else { return }
         lastDrawn = time
@@ -44,7 +46,7 @@ public final class ProgressBar {
         let fraction = total > 0 ? min(1, Double(done) / Double(total)) : 1
         let filled = Int(fraction * Double(width))
         let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
-        write("\r\(label) [\(bar)] \(Int(fraction * 100))% \(done)/\(total) \(unit)")
+        write("\r\(self.label) [\(bar)] \(Int(fraction * 100))% \(done)/\(total) \(unit)")
     }
 
     /// Erases the bar, if it was drawn.
