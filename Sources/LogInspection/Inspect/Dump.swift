@@ -8,26 +8,45 @@
 /// Damaged batches are skipped for records (`--batches` shows them, with `valid: false`); a value
 /// that does not decode is shown as base64. Nothing in a file makes it crash.
 public enum Dump {
-    /// Calls `body` with each record passing `filter`: zones by name, then offsets.
+    /// Calls `body` with each record passing `filter`: zones by name, then offsets; after
+    /// `filter.limit` records, stops reading.
     public static func forEachRecord(
         _ target: InspectTarget, filter: DumpFilter, _ body: (InspectedRecord) throws -> Void
     ) throws {
-        try forEachBatch(target, filter: filter) { line in
-            guard let batch = line.batch.batch, let records = try? batch.records() else { return }
+        var left = filter.limit ?? Int.max
+        guard left > 0 else { return }
+        try forEachBatchUntil(target, filter: filter) { line in
+            guard let batch = line.batch.batch, let records = try? batch.records() else { return true }
             for record in records where filter.contains(offset: record.offset) {
                 let inspected = InspectedRecord(zone: line.zone, record: record)
-                if filter.matches(inspected) { try body(inspected) }
+                guard filter.matches(inspected) else { continue }
+                try body(inspected)
+                left -= 1
+                if left == 0 { return false }
             }
+            return true
         }
     }
 
-    /// Calls `body` with each batch (valid or damaged) of the zones and offsets `filter` selects.
+    /// Calls `body` with each batch (valid or damaged) of the zones and offsets `filter` selects;
+    /// after `filter.limit` batches, stops reading.
     public static func forEachBatch(_ target: InspectTarget, filter: DumpFilter, _ body: (BatchLine) throws -> Void) throws {
+        var left = filter.limit ?? Int.max
+        guard left > 0 else { return }
+        try forEachBatchUntil(target, filter: filter) { line in
+            try body(line)
+            left -= 1
+            return left > 0
+        }
+    }
+
+    /// Calls `body` with each batch of the zones and offsets `filter` selects, until it returns false.
+    private static func forEachBatchUntil(_ target: InspectTarget, filter: DumpFilter, _ body: (BatchLine) throws -> Bool) throws {
         for zone in try target.zones(named: filter.zone) {
             for segment in zone.segments {
                 for batch in try SegmentScan.scan(path: segment.path, expectedBaseOffset: segment.namedBaseOffset) {
                     if let header = batch.header, batch.batch != nil, !filter.overlaps(header) { continue }
-                    try body(BatchLine(zone: zone.name, file: segment.file, batch: batch))
+                    guard try body(BatchLine(zone: zone.name, file: segment.file, batch: batch)) else { return }
                 }
             }
         }

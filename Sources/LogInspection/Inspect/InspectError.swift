@@ -12,6 +12,8 @@ public enum InspectError: Error, Sendable, Equatable, CustomStringConvertible {
     case followNeedsStore(String)
     /// `report --out` names a file that cannot be written.
     case unwritable(String)
+    /// A `--header`/`--field` criterion that is not `key=value` or `key~=value`.
+    case badMatch(String)
 
     public var description: String {
         switch self {
@@ -23,6 +25,8 @@ public enum InspectError: Error, Sendable, Equatable, CustomStringConvertible {
             "no zone '\(zone)'; the zones are: \(available.joined(separator: ", "))"
         case .followNeedsStore(let path): "\(path): follow needs a store directory, not a segment file"
         case .unwritable(let path): "\(path): cannot be written; give a path in a directory you can write to"
+        case .badMatch(let text):
+            "\(text.debugDescription) is not KEY=VALUE (equal) or KEY~=VALUE (contains), e.g. event=delete or title~=milk"
         }
     }
 }
