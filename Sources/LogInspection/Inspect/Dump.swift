@@ -1,3 +1,5 @@
+import RecordLog
+
 /// `dump`: the records of a store or segment, or their batch headers, filtered.
 ///
 /// ```swift
@@ -15,9 +17,24 @@ public enum Dump {
     ) throws {
         var left = filter.limit ?? Int.max
         guard left > 0 else { return }
+        var buffer: [UInt8] = []
+        let key = filter.key.map { Array($0.utf8) }
         try forEachBatchUntil(target, filter: filter) { line in
-            guard let batch = line.batch.batch, let records = try? batch.records() else { return true }
-            for record in records where filter.contains(offset: record.offset) {
+            guard let batch = line.batch.batch else { return true }
+            // Records are looked at in place, and copied only when their offset and key pass:
+            // `--key` on a large zone decodes the one record's events, not every value. A batch
+            // with a record that does not decode is skipped whole, as verify reports it.
+            var records: [LogRecord] = []
+            do {
+                try batch.forEachRecordInPlace(buffer: &buffer) { record in
+                    guard filter.contains(offset: record.offset) else { return }
+                    if let key, !Self.hasKey(record, key) { return }
+                    records.append(LogRecord(record))
+                }
+            } catch {
+                return true
+            }
+            for record in records {
                 let inspected = InspectedRecord(zone: line.zone, record: record)
                 guard filter.matches(inspected) else { continue }
                 try body(inspected)
@@ -50,6 +67,12 @@ public enum Dump {
                 }
             }
         }
+    }
+
+    /// Whether `record`'s key has exactly the bytes of `key`.
+    static func hasKey(_ record: BorrowedLogRecord, _ key: [UInt8]) -> Bool {
+        guard let bytes = record.key, bytes.count == key.count else { return false }
+        return key.withUnsafeBytes { bytes.elementsEqual($0) }
     }
 
     /// The records passing `filter`, collected.
