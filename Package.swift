@@ -17,6 +17,9 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        // log-inspect's HTML report: the page is a Mustache template (escaping every text it
+        // shows); only the charts' SVG geometry is written by hand.
+        .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
     ],
     targets: [
         // liblz4 from the system (Debian: liblz4-dev), wrapped as small as possible.
@@ -84,6 +87,7 @@ let package = Package(
                 "RecordLog",
                 "RecordStore",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Mustache", package: "swift-mustache"),
             ]
         ),
         // The Notes app's views replayed to a point of the log: what `log-replay notes` shows.

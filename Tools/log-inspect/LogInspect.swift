@@ -24,11 +24,12 @@ struct LogInspect: AsyncParsableCommand {
               log-inspect dump STORE --batches
               log-inspect verify STORE || echo "damaged"
               log-inspect follow STORE --zone Notes --json
+              log-inspect report STORE --out /tmp/store.html
 
             Exit status: 0 success; verify: 1 torn tail only, 2 corruption; 3 the command failed \
             (no such path, unreadable file); 64 bad arguments.
             """,
-        subcommands: [SummaryCommand.self, DumpCommand.self, VerifyCommand.self, FollowCommand.self])
+        subcommands: [SummaryCommand.self, DumpCommand.self, VerifyCommand.self, FollowCommand.self, ReportCommand.self])
 }
 
 /// Turns an error into a message on stderr and exit status 3.

@@ -28,6 +28,7 @@ struct LogReplay: AsyncParsableCommand {
               log-replay diff ~/notes-store --zone Notes --from 10 --to 20
               log-replay notes ~/notes-store --at 1714564800000
               log-replay export ~/notes-store --zone Notes --to-offset 12 --out /tmp/repro
+              log-replay bisect ~/notes-store --zone Notes --invariant 'jq -e "length < 50" >/dev/null'
               notes --store /tmp/repro list
 
             Exit status: 0 on success, 1 when the store, zone, record, offset, time or output \
@@ -35,5 +36,5 @@ struct LogReplay: AsyncParsableCommand {
             forms above among them). Warnings (a point \
             inside a commit, a zone deleted since) go to standard error.
             """,
-        subcommands: [StateCommand.self, HistoryCommand.self, DiffCommand.self, NotesCommand.self, ExportCommand.self])
+        subcommands: [StateCommand.self, HistoryCommand.self, DiffCommand.self, NotesCommand.self, ExportCommand.self, BisectCommand.self])
 }

@@ -1,3 +1,5 @@
+import RecordLog
+
 /// `dump`: the records of a store or segment, or their batch headers, filtered.
 ///
 /// ```swift
@@ -8,29 +10,69 @@
 /// Damaged batches are skipped for records (`--batches` shows them, with `valid: false`); a value
 /// that does not decode is shown as base64. Nothing in a file makes it crash.
 public enum Dump {
-    /// Calls `body` with each record passing `filter`: zones by name, then offsets.
+    /// Calls `body` with each record passing `filter`: zones by name, then offsets; after
+    /// `filter.limit` records, stops reading.
     public static func forEachRecord(
         _ target: InspectTarget, filter: DumpFilter, _ body: (InspectedRecord) throws -> Void
     ) throws {
-        try forEachBatch(target, filter: filter) { line in
-            guard let batch = line.batch.batch, let records = try? batch.records() else { return }
-            for record in records where filter.contains(offset: record.offset) {
-                let inspected = InspectedRecord(zone: line.zone, record: record)
-                if filter.matches(inspected) { try body(inspected) }
+        var left = filter.limit ?? Int.max
+        guard left > 0 else { return }
+        var buffer: [UInt8] = []
+        let key = filter.key.map { Array($0.utf8) }
+        try forEachBatchUntil(target, filter: filter) { line in
+            guard let batch = line.batch.batch else { return true }
+            // Records are looked at in place, and copied only when their offset and key pass:
+            // `--key` on a large zone decodes the one record's events, not every value. A batch
+            // with a record that does not decode is skipped whole, as verify reports it.
+            var records: [LogRecord] = []
+            do {
+                try batch.forEachRecordInPlace(buffer: &buffer) { record in
+                    guard filter.contains(offset: record.offset) else { return }
+                    if let key, !Self.hasKey(record, key) { return }
+                    records.append(LogRecord(record))
+                }
+            } catch {
+                return true
             }
+            for record in records {
+                let inspected = InspectedRecord(zone: line.zone, record: record)
+                guard filter.matches(inspected) else { continue }
+                try body(inspected)
+                left -= 1
+                if left == 0 { return false }
+            }
+            return true
         }
     }
 
-    /// Calls `body` with each batch (valid or damaged) of the zones and offsets `filter` selects.
+    /// Calls `body` with each batch (valid or damaged) of the zones and offsets `filter` selects;
+    /// after `filter.limit` batches, stops reading.
     public static func forEachBatch(_ target: InspectTarget, filter: DumpFilter, _ body: (BatchLine) throws -> Void) throws {
+        var left = filter.limit ?? Int.max
+        guard left > 0 else { return }
+        try forEachBatchUntil(target, filter: filter) { line in
+            try body(line)
+            left -= 1
+            return left > 0
+        }
+    }
+
+    /// Calls `body` with each batch of the zones and offsets `filter` selects, until it returns false.
+    private static func forEachBatchUntil(_ target: InspectTarget, filter: DumpFilter, _ body: (BatchLine) throws -> Bool) throws {
         for zone in try target.zones(named: filter.zone) {
             for segment in zone.segments {
                 for batch in try SegmentScan.scan(path: segment.path, expectedBaseOffset: segment.namedBaseOffset) {
                     if let header = batch.header, batch.batch != nil, !filter.overlaps(header) { continue }
-                    try body(BatchLine(zone: zone.name, file: segment.file, batch: batch))
+                    guard try body(BatchLine(zone: zone.name, file: segment.file, batch: batch)) else { return }
                 }
             }
         }
+    }
+
+    /// Whether `record`'s key has exactly the bytes of `key`.
+    static func hasKey(_ record: BorrowedLogRecord, _ key: [UInt8]) -> Bool {
+        guard let bytes = record.key, bytes.count == key.count else { return false }
+        return key.withUnsafeBytes { bytes.elementsEqual($0) }
     }
 
     /// The records passing `filter`, collected.

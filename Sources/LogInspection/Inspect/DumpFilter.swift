@@ -17,11 +17,17 @@ public struct DumpFilter: Sendable {
     public var since: Int64?
     /// Only records with timestamp ≤ this (ms since the epoch).
     public var until: Int64?
+    /// Only records with a header passing each of these (`--header event=delete`).
+    public var headers: [DumpMatch] = []
+    /// Only records whose decoded fields pass each of these (`--field title~=milk`).
+    public var fields: [DumpMatch] = []
+    /// Stop after this many records passed: a search over a large store is bounded.
+    public var limit: Int?
 
     /// A filter; every criterion left nil lets everything through.
     public init(
         zone: String? = nil, from: Int64? = nil, to: Int64? = nil, key: String? = nil, recordType: String? = nil,
-        since: Int64? = nil, until: Int64? = nil
+        since: Int64? = nil, until: Int64? = nil, headers: [DumpMatch] = [], fields: [DumpMatch] = [], limit: Int? = nil
     ) {
         self.zone = zone
         self.from = from
@@ -30,6 +36,9 @@ public struct DumpFilter: Sendable {
         self.recordType = recordType
         self.since = since
         self.until = until
+        self.headers = headers
+        self.fields = fields
+        self.limit = limit
     }
 
     /// Whether the offset is within `from ..< to`.
@@ -49,5 +58,7 @@ public struct DumpFilter: Sendable {
             && (recordType.map { record.event.recordType == $0 } ?? true)
             && (since.map { record.record.timestamp >= $0 } ?? true)
             && (until.map { record.record.timestamp <= $0 } ?? true)
+            && headers.allSatisfy { $0.matchesHeader(of: record) }
+            && fields.allSatisfy { $0.matchesField(of: record) }
     }
 }

@@ -10,6 +10,10 @@ public enum InspectError: Error, Sendable, Equatable, CustomStringConvertible {
     case zoneNotFound(String, available: [String])
     /// `follow` was given a segment file; it needs a store directory.
     case followNeedsStore(String)
+    /// `report --out` names a file that cannot be written.
+    case unwritable(String)
+    /// A `--header`/`--field` criterion that is not `key=value` or `key~=value`.
+    case badMatch(String)
 
     public var description: String {
         switch self {
@@ -20,6 +24,9 @@ public enum InspectError: Error, Sendable, Equatable, CustomStringConvertible {
         case .zoneNotFound(let zone, let available):
             "no zone '\(zone)'; the zones are: \(available.joined(separator: ", "))"
         case .followNeedsStore(let path): "\(path): follow needs a store directory, not a segment file"
+        case .unwritable(let path): "\(path): cannot be written; give a path in a directory you can write to"
+        case .badMatch(let text):
+            "\(text.debugDescription) is not KEY=VALUE (equal) or KEY~=VALUE (contains), e.g. event=delete or title~=milk"
         }
     }
 }

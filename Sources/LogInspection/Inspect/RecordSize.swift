@@ -15,13 +15,13 @@ enum RecordSize {
     }
 
     /// A length (−1 for null) and the bytes it counts.
-    private static func lengthPrefixed(_ count: Int?) -> Int {
+    fileprivate static func lengthPrefixed(_ count: Int?) -> Int {
         guard let count else { return varlong(-1) }
         return varlong(Int64(count)) + count
     }
 
     /// Bytes of a zigzag varint/varlong.
-    private static func varlong(_ value: Int64) -> Int {
+    fileprivate static func varlong(_ value: Int64) -> Int {
         var zigzag = UInt64(bitPattern: (value << 1) ^ (value >> 63))
         var bytes = 1
         while zigzag >= 0x80 {
@@ -29,5 +29,15 @@ enum RecordSize {
             bytes += 1
         }
         return bytes
+    }
+}
+
+extension RecordSize {
+    /// Bytes `record`, read in place, takes in a batch whose base offset and first timestamp are given.
+    static func encoded(_ record: BorrowedLogRecord, baseOffset: Int64, baseTimestamp: Int64) -> Int {
+        var body = 1 + varlong(record.timestamp &- baseTimestamp) + varlong(record.offset &- baseOffset)
+        body += lengthPrefixed(record.key?.count) + lengthPrefixed(record.value?.count)
+        body += varlong(Int64(record.headerCount)) + record.headersByteCount
+        return varlong(Int64(body)) + body
     }
 }

@@ -42,6 +42,8 @@ extension ReplayError: CustomStringConvertible {
         case .undecodableEvent(let zone, let offset, let reason):
             return "the save at offset \(offset) of zone \(zone.debugDescription) does not decode as a record: "
                 + "\(reason); check it with `log-inspect dump --zone \(zone) --from \(offset) --to \(offset + 1)`"
+        case .invariantFailedToRun(let command, let reason):
+            return "cannot run the invariant \(command.debugDescription) with /bin/sh: \(reason)"
         }
     }
 }

@@ -37,4 +37,6 @@ public enum ReplayError: Error, Sendable, Equatable {
     case unreadable(zone: String, reason: String)
     /// A save event whose value is not a record encoding.
     case undecodableEvent(zone: String, offset: Int64, reason: String)
+    /// `bisect`'s invariant command could not be started.
+    case invariantFailedToRun(command: String, reason: String)
 }

@@ -69,8 +69,12 @@ import StorageKit
         return headers
     }
 
+    /// The bytes its headers take in the records section, after their count: with the key and
+    /// value lengths, what a tool measuring records in place needs to know a record's size.
+    package var headersByteCount: Int { headersRange.count }
+
     /// Calls `body` with each header's key and value (nil when null) until it returns false.
-    private func forEachHeader(_ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer?) -> Bool) {
+    package func forEachHeader(_ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer?) -> Bool) {
         var reader = headersReader
         for _ in 0..<headerCount {
             guard let (key, value) = nextHeader(&reader),

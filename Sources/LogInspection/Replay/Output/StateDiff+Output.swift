@@ -4,6 +4,11 @@ extension StateDiff {
     /// recordType, offsetBefore, offset, fields: [{key, before, after}]}`, with `before`/`after`
     /// null for a field added/removed.
     public var json: String {
+        jsonValue.pretty()
+    }
+
+    /// The object ``json`` prints, to embed in another (`bisect --json`).
+    public var jsonValue: JSONValue {
         JSONValue.object([
             ("zone", .string(zone)),
             ("from", .int(from)),
@@ -11,7 +16,7 @@ extension StateDiff {
             ("added", .array(added.map(\.json))),
             ("changed", .array(changed.map(\.json))),
             ("deleted", .array(deleted.map(\.json))),
-        ]).pretty()
+        ])
     }
 
     /// `+` added, `~` changed (a line per field: `key: before → after`), `-` deleted.
