@@ -1,3 +1,5 @@
+import Foundation
+
 /// A geographic position, the part of CloudKit's `CLLocation` field values that RecordStore keeps.
 ///
 /// Latitude must lie in -90...90 and longitude in -180...180 (checked when a record is validated).
@@ -29,5 +31,21 @@ extension Location: Hashable {
     public func hash(into hasher: inout Hasher) {
         hasher.combine(latitude.bitPattern)
         hasher.combine(longitude.bitPattern)
+    }
+}
+
+extension Location {
+    /// The mean radius of the Earth, in meters, that distances are measured on.
+    static let earthRadius = 6_371_000.0
+
+    /// The great-circle distance to `other` in meters (haversine, on a sphere of ``earthRadius``):
+    /// what `distanceToLocation` predicates and location sort descriptors measure.
+    public func distance(from other: Location) -> Double {
+        let radians = Double.pi / 180
+        let dLatitude = (other.latitude - latitude) * radians
+        let dLongitude = (other.longitude - longitude) * radians
+        let a = sin(dLatitude / 2) * sin(dLatitude / 2)
+            + cos(latitude * radians) * cos(other.latitude * radians) * sin(dLongitude / 2) * sin(dLongitude / 2)
+        return 2 * Self.earthRadius * atan2(a.squareRoot(), (1 - a).squareRoot())
     }
 }

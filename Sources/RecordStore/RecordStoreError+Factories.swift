@@ -1,13 +1,34 @@
 // The errors the store raises, each with a message that says what to do. Building them here keeps
 // the wording in one place and the throwing sites short.
 extension RecordStoreError {
-    /// The record changed on the server since the client fetched it (a stale or missing change tag).
-    static func serverRecordChanged(_ recordID: RecordID, serverRecord: Record) -> RecordStoreError {
-        RecordStoreError(
+    /// The record changed on the server since the client fetched it (a stale or missing change
+    /// tag): the error carries the three records CloudKit's does — the server's, the client's as
+    /// sent, and their ancestor when the log still has it (`ancestor` says why not otherwise).
+    static func serverRecordChanged(
+        _ recordID: RecordID, serverRecord: Record, clientRecord: Record, ancestor: ZoneState.Ancestor
+    ) -> RecordStoreError {
+        let ancestorRecord: Record?
+        let about: String
+        switch ancestor {
+        case .found(let record):
+            ancestorRecord = record
+            about = "ancestorRecord is the version your change tag names, what your edits started from."
+        case .noChangeTag:
+            ancestorRecord = nil
+            about = "Your record has no change tag (it was created as new over an existing name), so there is no ancestorRecord."
+        case .otherIncarnation:
+            ancestorRecord = nil
+            about = "Your change tag names a version in an earlier incarnation of the zone (deleted since), so there is no ancestorRecord."
+        case .notInLog:
+            ancestorRecord = nil
+            about = "The version your change tag names is no longer in the log (compaction removed it), so ancestorRecord is nil."
+        }
+        return RecordStoreError(
             .serverRecordChanged,
-            "Record \(recordID) changed on the server since you fetched it. Apply your changes to the "
-                + "error's serverRecord and save that, or save with the .allKeys policy to overwrite it.",
-            recordID: recordID, serverRecord: serverRecord)
+            "Record \(recordID) changed on the server since you fetched it. Merge your changes (clientRecord) into the "
+                + "error's serverRecord and save that; \(about) Saving with .changedKeys or .allKeys instead writes your "
+                + "values over the server's without comparing change tags; no policy removes a key you did not set to nil.",
+            recordID: recordID, serverRecord: serverRecord, clientRecord: clientRecord, ancestorRecord: ancestorRecord)
     }
 
     /// The record does not exist.
@@ -18,11 +39,12 @@ extension RecordStoreError {
             recordID: recordID)
     }
 
-    /// No record of this type was ever saved, so it cannot be queried.
+    /// No record of this type was ever saved in the database, so it cannot be queried.
     static func unknownRecordType(_ recordType: String) -> RecordStoreError {
         RecordStoreError(
             .unknownItem,
-            "No record of type \"\(recordType)\" was ever saved. Check the type's spelling, or save a record of it first.")
+            "Record type \"\(recordType)\" is unknown: no record of it was ever saved in any zone of this database. "
+                + "Check the type's spelling, or save a record of it first.")
     }
 
     /// The zone does not exist.

@@ -23,7 +23,9 @@ public struct RecordStoreError: Error, Sendable, Hashable {
         case unknownItem = 11
         /// The request is malformed: an invalid name, key, value or combination of items.
         case invalidArguments = 12
-        /// The record changed on the server since it was fetched; `serverRecord` holds the server's copy.
+        /// The record changed on the server since it was fetched: `serverRecord` holds the
+        /// server's copy, `clientRecord` the record as sent and `ancestorRecord` the version its
+        /// change tag names.
         case serverRecordChanged = 14
         /// The change token is older than what the store retains; fetch from scratch (a nil token).
         case changeTokenExpired = 21
@@ -45,8 +47,17 @@ public struct RecordStoreError: Error, Sendable, Hashable {
     public var recordID: RecordID?
     /// The zone the error is about, when there is one.
     public var zoneID: ZoneID?
-    /// For `serverRecordChanged`: the record as the server has it now.
+    /// For `serverRecordChanged`: the record as the server has it now — the basis to merge
+    /// your changes into (CloudKit's `CKError.serverRecord`).
     public var serverRecord: Record?
+    /// For `serverRecordChanged`: the record as the client sent it, its changed keys included
+    /// (CloudKit's `CKError.clientRecord`).
+    public var clientRecord: Record?
+    /// For `serverRecordChanged`: the version of the record the client's change tag names — what
+    /// the client's edits started from (CloudKit's `CKError.ancestorRecord`), read from the log.
+    /// Nil when the client sent no change tag (it saved a new record over an existing name) or
+    /// when that version is no longer in the log (compaction removed it); the message says which.
+    public var ancestorRecord: Record?
     /// For `partialFailure`: the error of each item, keyed by record ID.
     public var partialErrors: [RecordID: RecordStoreError]
 
@@ -57,6 +68,8 @@ public struct RecordStoreError: Error, Sendable, Hashable {
         recordID: RecordID? = nil,
         zoneID: ZoneID? = nil,
         serverRecord: Record? = nil,
+        clientRecord: Record? = nil,
+        ancestorRecord: Record? = nil,
         partialErrors: [RecordID: RecordStoreError] = [:]
     ) {
         self.code = code
@@ -64,6 +77,8 @@ public struct RecordStoreError: Error, Sendable, Hashable {
         self.recordID = recordID
         self.zoneID = zoneID
         self.serverRecord = serverRecord
+        self.clientRecord = clientRecord
+        self.ancestorRecord = ancestorRecord
         self.partialErrors = partialErrors
     }
 }

@@ -29,7 +29,7 @@ import TestSupport
 
     @Test("the header and zone meta encode to the words the file has always held, in its order")
     func metaWordsAreTheFormersLayout() throws {
-        #expect(KeyIndexSnapshot.Header(zoneCount: 2).words == [5, 2])
+        #expect(KeyIndexSnapshot.Header(version: 5, zoneCount: 2).words == [5, 2])
         let read = try #require(KeyIndexSnapshot.read(path: Fixtures.path("notes-store/snapshots/key-index.mapped")) { Issue.record("rejected: \($0)") })
         for zone in read.zones.values {
             let index = zone.records
@@ -42,12 +42,12 @@ import TestSupport
         // The fixture's first section, read as plain words, is the header the code writes.
         let snapshot = try #require(MappedViewSnapshot.open(path: Fixtures.path("notes-store/snapshots/key-index.mapped")) { Issue.record("rejected: \($0)") })
         let header = try #require(snapshot.sections(KeyIndexSnapshot.Section.self)?.array(.header, of: UInt64.self))
-        #expect(Array(header) == KeyIndexSnapshot.Header(zoneCount: read.zones.count).words)
+        #expect(Array(header) == KeyIndexSnapshot.Header(version: 5, zoneCount: read.zones.count).words)
     }
 
     @Test("a header of another version, or a zone meta whose counts cannot be, is refused")
     func metaRefusesWhatItDoesNotRead() {
-        for version: UInt64 in [0, 4, 6] {
+        for version: UInt64 in [0, 4, 7] {
             #expect(KeyIndexSnapshot.Header(words: KeyIndexSnapshot.Header(version: version, zoneCount: 1).words) == nil)
         }
         #expect(KeyIndexSnapshot.Header(words: [5, 1, 0]) == nil)
@@ -68,7 +68,7 @@ import TestSupport
                 try KeyIndexSnapshot.write(zones, storeID: read.storeID, to: snapshotPath, version: version)
                 var reasons: [String] = []
                 #expect((KeyIndexSnapshot.read(path: snapshotPath) { reasons.append($0) } == nil) == (version == 4))
-                #expect(reasons == (version == 4 ? ["it is not a key index snapshot of version 5"] : []))
+                #expect(reasons == (version == 4 ? ["it is not a key index snapshot of version 5 or 6"] : []))
                 let reopened = try await Database(directory: path, durability: .noSyncUnsafe)
                 #expect(reopened.openReport.zonesFromSnapshot == (version == 4 ? 0 : 1))
                 let records = try await reopened.records(for: (0..<20).map { RecordID(recordName: "r\($0)") })

@@ -104,19 +104,22 @@ import Testing
         #expect(!matches(["f": .string("work")], "f", .listContains, .string("work")), "a string is not a list")
     }
 
-    @Test func tokenMatchIsCaseAndDiacriticInsensitive() {
+    @Test func allTokensMatchIsCaseAndDiacriticInsensitive() {
         let fields: [String: FieldValue] = [
             "title": .string("Crème Brûlée, the classic"), "notes": .string("Serves 4"), "tags": .list([.string("Dessert")]),
             "count": .int64(12),
         ]
-        #expect(matches(fields, "ignored", .tokenMatch, .string("creme brulee")))
-        #expect(matches(fields, "ignored", .tokenMatch, .string("CRÈME")))
-        #expect(matches(fields, "ignored", .tokenMatch, .string("brulee serves")), "tokens from several fields")
-        #expect(matches(fields, "ignored", .tokenMatch, .string("dessert")), "strings inside lists count")
-        #expect(matches(fields, "ignored", .tokenMatch, .string("4")))
-        #expect(!matches(fields, "ignored", .tokenMatch, .string("crem")), "whole tokens only")
-        #expect(!matches(fields, "ignored", .tokenMatch, .string("creme custard")), "every token must be present")
-        #expect(!matches(fields, "ignored", .tokenMatch, .string("12")), "numbers are not text")
+        let all = QueryPredicate.allTokensKey
+        #expect(matches(fields, all, .allTokensMatch, .string("creme brulee")))
+        #expect(matches(fields, all, .allTokensMatch, .string("CRÈME")))
+        #expect(matches(fields, all, .allTokensMatch, .string("brulee serves")), "tokens from several fields")
+        #expect(matches(fields, all, .allTokensMatch, .string("dessert")), "strings inside lists count")
+        #expect(matches(fields, all, .allTokensMatch, .string("4")))
+        #expect(!matches(fields, all, .allTokensMatch, .string("crem")), "whole tokens only")
+        #expect(!matches(fields, all, .allTokensMatch, .string("creme custard")), "every token must be present")
+        #expect(matches(fields, all, .allTokensMatch, .string("the creme of")), "stopwords are not searched for")
+        #expect(!matches(fields, all, .allTokensMatch, .string("12")), "numbers are not text")
+        #expect(matches(fields, "self", .tokenMatch, .string("creme custard")), "self CONTAINS: any token")
     }
 
     @Test func systemKeysAreTheRecordDates() {

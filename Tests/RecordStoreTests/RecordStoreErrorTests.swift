@@ -33,12 +33,17 @@ import Testing
         #expect(matched(CocoaError(.fileNoSuchFile)) == "other")
     }
 
-    @Test("serverRecordChanged carries the server's record")
+    @Test("serverRecordChanged carries the server's record, the client's and the ancestor")
     func serverRecordChanged() {
         let server = Sample.everyKind()
-        let error = RecordStoreError.serverRecordChanged(server.recordID, serverRecord: server)
+        var client = server
+        client["title"] = .string("mine")
+        let ancestor = server.stored(created: nil, modified: nil, tag: "0-1")
+        let error = RecordStoreError.serverRecordChanged(server.recordID, serverRecord: server, clientRecord: client, ancestor: .found(ancestor))
         #expect(error.code == .serverRecordChanged)
         #expect(error.serverRecord == server)
+        #expect(error.clientRecord == client)
+        #expect(error.ancestorRecord == ancestor)
         #expect(error.recordID == server.recordID)
         #expect(error.message.contains("serverRecord"))
     }

@@ -1,28 +1,31 @@
+import Foundation
 import RecordLog
 
 extension Database {
     /// The changes of a zone since `token` (everything when nil), at most `resultsLimit` records
-    /// (saved or deleted) per page. Chaining the returned tokens yields every change exactly once.
+    /// (saved or deleted) per page; nil or 0 for as many as possible. Chaining the returned tokens
+    /// yields every change exactly once.
     ///
     /// - Throws: `zoneNotFound`; `invalidArguments` for a token that is malformed, of another
-    ///   store, of another zone or a database token; `changeTokenExpired` for a token of a deleted
-    ///   incarnation of the zone, or older or newer than the log holds.
+    ///   store, of another zone or a database token, or a negative `resultsLimit`;
+    ///   `changeTokenExpired` for a token of a deleted incarnation of the zone, or older or newer
+    ///   than the log holds.
     public func fetchZoneChanges(
         in zoneID: ZoneID, since token: ServerChangeToken?, resultsLimit: Int? = nil, desiredKeys: [String]? = nil
     ) async throws -> ZoneChanges {
         let (zone, from, end) = try changeRange(in: zoneID, since: token)
         let page = try ZoneChangePage.read(
-            zone, from: from, to: end, limit: max(1, resultsLimit ?? Int.max), desiredKeys: desiredKeys.map(Set.init))
+            zone, from: from, to: end, limit: try Self.changesLimit(resultsLimit), desiredKeys: desiredKeys.map(Set.init))
         return ZoneChanges(
             changedRecords: page.changed, deletions: page.deletions, changeToken: zoneToken(for: zone, at: page.next),
-            moreComing: page.next < end)
+            moreComing: page.next < end, clientChangeTokenData: zone.clientToken.map { Data($0.data) })
     }
 
     /// The changes of a zone since `token` (everything when nil), handed out one by one as
     /// CloudKit's `CKFetchRecordZoneChangesOperation` does: `recordChanged` with each record saved
     /// since the token, in its latest state, and `recordDeleted` with each deletion, oldest change
-    /// first, at most `resultsLimit` records; then the token to continue from, and whether more
-    /// changes follow. The same changes as ``fetchZoneChanges(in:since:resultsLimit:desiredKeys:)``.
+    /// first, at most `resultsLimit` records; then the token to continue from, whether more
+    /// changes follow, and the zone's latest client change token. The same changes as ``fetchZoneChanges(in:since:resultsLimit:desiredKeys:)``.
     ///
     /// Each record is read in place: nothing is decoded but the fields the callback reads, so an
     /// app that folds the changes into its own model builds that model and no ``Record``. A
@@ -42,9 +45,9 @@ extension Database {
     public func fetchZoneChanges(
         in zoneID: ZoneID, since token: ServerChangeToken?, resultsLimit: Int? = nil,
         recordChanged: (StoredRecord) throws -> Void, recordDeleted: (ZoneChanges.Deletion) throws -> Void
-    ) async throws -> (changeToken: ServerChangeToken, moreComing: Bool) {
+    ) async throws -> (changeToken: ServerChangeToken, moreComing: Bool, clientChangeTokenData: Data?) {
         let (zone, from, end) = try changeRange(in: zoneID, since: token)
-        let scan = try ZoneChangeScan(zone, from: from, to: end, limit: max(1, resultsLimit ?? Int.max))
+        let scan = try ZoneChangeScan(zone, from: from, to: end, limit: try Self.changesLimit(resultsLimit))
         for entry in scan.entries {
             let id = RecordID(recordName: entry.name, zoneID: zone.zoneID)
             switch entry.change {
@@ -59,7 +62,17 @@ extension Database {
                 continue
             }
         }
-        return (zoneToken(for: zone, at: scan.next), scan.next < end)
+        return (zoneToken(for: zone, at: scan.next), scan.next < end, zone.clientToken.map { Data($0.data) })
+    }
+
+    /// The most records a page of changes holds: nil or 0 (CloudKit's `maximumResults`) for as
+    /// many as possible.
+    static func changesLimit(_ resultsLimit: Int?) throws(RecordStoreError) -> Int {
+        guard let resultsLimit, resultsLimit != 0 else { return Int.max }
+        guard resultsLimit > 0 else {
+            throw RecordStoreError(.invalidArguments, "resultsLimit is \(resultsLimit); ask for a number of changes per page, or 0 (or nil) for as many as possible.")
+        }
+        return resultsLimit
     }
 
     /// The zone and the range of its log that the changes since `token` cover.

@@ -31,4 +31,13 @@ enum ChangeTag {
 
     /// As long as any tag can be: two Int64.max in base 36 (13 digits each) and the dash.
     static let longest = String(repeating: "z", count: 27)
+
+    /// The incarnation and offset a tag names; nil for text that is not a tag this store makes.
+    static func parse(_ tag: String) -> (incarnation: Int64, offset: Int64)? {
+        let parts = tag.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 2, let incarnation = Int64(parts[0], radix: 36), let offset = Int64(parts[1], radix: 36),
+            incarnation >= 0, offset >= 0
+        else { return nil }
+        return (incarnation, offset)
+    }
 }

@@ -4,7 +4,7 @@ import RecordLog
 /// One zone's part of a `modifyRecords` call as it moves through the commit pipeline: each step
 /// fills in what it makes.
 ///
-/// The steps, in order (``Database/modifyRecords(saving:deleting:savePolicy:atomically:)``):
+/// The steps, in order (``Database/modifyRecords(saving:deleting:savePolicy:atomically:clientChangeTokenData:)``):
 /// 1. **plan** — check every item against the zone's live records (``ZonePlanner``);
 /// 2. **encode** — the plan as one Kafka batch, change tags set from the offsets it will get;
 /// 3. **write** — append the batch (not yet durable), then fold it into the views, apply it to
@@ -17,6 +17,8 @@ import RecordLog
 /// in one place per trick.
 struct ZoneCommit: Sendable {
     var plan: ZonePlan
+    /// The request's client change token, written with the commit (on its last event).
+    var clientToken: [UInt8]?
     /// The encoded batch, from step 2 until step 3 writes it; nil for a plan with nothing to write.
     var batch: EncodedBatch?
     /// The written batch's durability, from step 3.
@@ -26,17 +28,22 @@ struct ZoneCommit: Sendable {
     /// The views whose fold of this commit was queued rather than run at once, from step 3.
     var queuedFolds: [ViewFeed] = []
 
-    init(plan: ZonePlan) { self.plan = plan }
+    init(plan: ZonePlan, clientToken: [UInt8]? = nil) {
+        self.plan = plan
+        self.clientToken = clientToken
+    }
 
     var itemCount: Int { plan.saves.count + plan.deletes.count }
 }
 
 extension Database {
     /// Step 1: plans each zone's part of the request against its live records.
-    func plan(_ requests: [ZoneRequest], policy: SavePolicy, now: Date, zones: [ZoneID: ZoneState]) throws -> [ZoneCommit] {
+    func plan(
+        _ requests: [ZoneRequest], policy: SavePolicy, now: Date, zones: [ZoneID: ZoneState], clientToken: [UInt8]? = nil
+    ) throws -> [ZoneCommit] {
         try requests.map { request in
             let planner = ZonePlanner(zone: zones[request.zoneID], zoneID: request.zoneID, policy: policy, now: now, tuning: tuning)
-            return ZoneCommit(plan: try planner.plan(saving: request.saving, deleting: request.deleting))
+            return ZoneCommit(plan: try planner.plan(saving: request.saving, deleting: request.deleting), clientToken: clientToken)
         }
     }
 
@@ -54,7 +61,7 @@ extension Database {
 
     /// Step 2: encodes a zone's plan as one batch, setting each save's change tag from the offset
     /// it will get (the caller holds the lock until the batch is written) and clearing its
-    /// changed keys. The plan is changed in place: no record is copied between planning and
+    /// changed keys; the request's client change token goes in a header of the batch's last event. The plan is changed in place: no record is copied between planning and
     /// writing but into the results.
     func encode(_ commit: inout ZoneCommit, state: inout State) throws {
         guard !commit.plan.isEmpty, let zone = state.zones[commit.plan.zoneID] else { return }
@@ -64,6 +71,14 @@ extension Database {
         commit.plan.firstOffset = firstOffset
         // One timestamp for the whole commit: it is one atomic event in time.
         let timestamp = RecordBatchBuilder.now()
+        let lastIndex = commit.itemCount - 1
+        /// The headers of event `index`: `headers`, and the client token's on the last one.
+        func withClientToken(_ headers: EncodedLogHeaders, index: Int) -> EncodedLogHeaders {
+            guard index == lastIndex, let token = commit.clientToken else { return headers }
+            var last = headers
+            last.append(LogHeader(key: StoredEvent.clientChangeTokenHeader, value: token))
+            return last
+        }
         for index in commit.plan.saves.indices {
             let changeTag = ChangeTag.make(incarnation: zone.incarnation, offset: firstOffset + Int64(index))
             commit.plan.saves[index].record.recordChangeTag = changeTag
@@ -75,11 +90,16 @@ extension Database {
                 commit.plan.saves[index].record, into: &state.commitBuffers.value, bound: commit.plan.saves[index].sizeBound)
             builder.append(
                 key: commit.plan.saves[index].record.recordID.recordName, value: state.commitBuffers.value,
-                headers: state.commitBuffers.headers.saveHeaders(recordType: commit.plan.saves[index].record.recordType, changeTag: changeTag),
+                headers: withClientToken(
+                    state.commitBuffers.headers.saveHeaders(recordType: commit.plan.saves[index].record.recordType, changeTag: changeTag),
+                    index: index),
                 timestamp: timestamp)
         }
-        for delete in commit.plan.deletes {
-            builder.append(key: delete.name, value: nil, headers: state.commitBuffers.headers.deleteHeaders(recordType: delete.recordType), timestamp: timestamp)
+        for (index, delete) in zip(commit.plan.saves.count..., commit.plan.deletes) {
+            builder.append(
+                key: delete.name, value: nil,
+                headers: withClientToken(state.commitBuffers.headers.deleteHeaders(recordType: delete.recordType), index: index),
+                timestamp: timestamp)
         }
         let batch = try builder.encode(
             compression: log.options.compression, reusing: state.commitBuffers.takeBatchBytes(), twoThreadsFrom: tuning.twoThreadCompressionBytes)
@@ -107,6 +127,9 @@ extension Database {
         if large { pending.startDurable() }
         commit.queuedFolds = fold(commit.plan, into: state.views, inBackground: large)
         commit.changes = apply(commit.plan, to: &zone, results: &results)
+        if let token = commit.clientToken {
+            zone.clientToken = ClientChangeTokenMark(data: token, offset: pending.offsets.upperBound - 1, pending: pending)
+        }
     }
 
     /// Files the items the plan refused.

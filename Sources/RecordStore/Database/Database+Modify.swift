@@ -22,15 +22,37 @@ extension Database {
     /// that fsync fails the log refuses all further work, and reopening the store shows exactly
     /// what reached the disk.
     ///
+    /// **Idempotent retries**: `clientChangeTokenData` (as CloudKit's operation's) is stored with
+    /// each zone's commit, and zone-change fetches report each zone's latest
+    /// (``ZoneChanges/clientChangeTokenData``). A request that repeats the client token of the
+    /// latest commit of one of its zones is taken for a retry of the request that wrote it (whose
+    /// answer the client did not get): it writes nothing and returns that commit's results — each
+    /// saved record as it was saved, each delete done. An item that commit did not write gets the
+    /// error planning it now gives. Use a new token for every new request:
+    ///
+    /// ```swift
+    /// let token = Data(UUID().uuidString.utf8)
+    /// let result = try await database.modifyRecords(saving: edits, deleting: [], clientChangeTokenData: token)
+    /// // …the connection dropped before the answer came: send the same request again, same token.
+    /// ```
+    ///
     /// - Throws: `limitExceeded` for more than `maximumItemsPerRequest` items (400 unless the
-    ///   database was opened with another limit), `invalidArguments` for an ID named twice.
+    ///   database was opened with another limit), `invalidArguments` for an ID named twice or a
+    ///   client change token that is empty or over 1,024 bytes.
     public func modifyRecords(
-        saving: [Record], deleting: [RecordID], savePolicy: SavePolicy = .ifServerRecordUnchanged, atomically: Bool = true
+        saving: [Record], deleting: [RecordID], savePolicy: SavePolicy = .ifServerRecordUnchanged, atomically: Bool = true,
+        clientChangeTokenData: Data? = nil
     ) async throws -> ModifyResult {
         try checkOpen()
         let count = saving.count + deleting.count
         guard count <= maximumItemsPerRequest else {
             throw RecordStoreError.tooManyItems(count, limit: maximumItemsPerRequest)
+        }
+        let clientToken = clientChangeTokenData.map { [UInt8]($0) }
+        if let clientToken, clientToken.isEmpty || clientToken.count > ClientChangeTokenMark.maximumBytes {
+            throw RecordStoreError(
+                .invalidArguments,
+                "The client change token has \(clientToken.count) bytes; it must have 1 to \(ClientChangeTokenMark.maximumBytes). Use nil for none.")
         }
         let requests = try ZoneRequest.split(saving: saving, deleting: deleting)
         let now = MillisecondDate.date(milliseconds: MillisecondDate.milliseconds(of: Date()) ?? 0)
@@ -44,12 +66,23 @@ extension Database {
         // dictionary's generic metadata cost a single-record commit more than it saved.
         if saving.count > 1 { results.saveResults.reserveCapacity(saving.count) }
         if deleting.count > 1 { results.deleteResults.reserveCapacity(deleting.count) }
+        var retry: ClientChangeTokenRetry?
         let commits = try state.withLock { state -> [ZoneCommit] in
-            var commits = try plan(requests, policy: savePolicy, now: now, zones: state.zones)
+            if let clientToken {
+                retry = try ClientChangeTokenRetry.answer(requests, token: clientToken, zones: state.zones) { request in
+                    try plan([request], policy: savePolicy, now: now, zones: state.zones)[0].plan
+                }
+                if retry != nil { return [] }
+            }
+            var commits = try plan(requests, policy: savePolicy, now: now, zones: state.zones, clientToken: clientToken)
             if atomically { try Self.refuseIfAnyFailed(commits, saving: saving, deleting: deleting) }
             for index in commits.indices { try encode(&commits[index], state: &state) }
             for index in commits.indices { try write(&commits[index], results: &results, state: &state) }
             return commits
+        }
+        if let retry {
+            for pending in retry.pending { try await pending.durable() }
+            return retry.results
         }
         try await publish(commits)
         return results

@@ -115,6 +115,7 @@ extension Database {
                 // Swapped out, not copied: a copy left with the snapshot would make the tail's
                 // first write copy every array of the index to the heap.
                 swap(&zone.records, &saved.records)
+                zone.clientToken = saved.clientToken
                 from = saved.covered.offset
                 report.zonesFromSnapshot += 1
             }

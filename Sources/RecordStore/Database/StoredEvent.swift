@@ -19,6 +19,9 @@ package struct StoredEvent: Sendable {
     package static let eventHeaderUTF8: StaticString = "event"
     package static let recordTypeHeader = "recordType"
     package static let changeTagHeader = "changeTag"
+    /// On the last event of a commit whose request carried a client change token: the token's
+    /// bytes, as the client gave them (`Database.modifyRecords(…clientChangeTokenData:)`).
+    package static let clientChangeTokenHeader = "clientChangeToken"
 
     /// The log partition holding database-level events (zones, subscriptions, the store's identity).
     /// Its name starts with `_`, which no user zone may.
@@ -46,9 +49,10 @@ package struct StoredEvent: Sendable {
         return headers
     }
 
-    /// Whether `name` is one of the headers the store writes (`event`, `recordType`, `changeTag`).
+    /// Whether `name` is one of the headers the store writes (`event`, `recordType`, `changeTag`,
+    /// `clientChangeToken`).
     package static func isStoreHeader(_ name: String) -> Bool {
-        name == eventHeader || name == recordTypeHeader || name == changeTagHeader
+        name == eventHeader || name == recordTypeHeader || name == changeTagHeader || name == clientChangeTokenHeader
     }
 
     /// The log record read.
@@ -71,6 +75,8 @@ package struct StoredEvent: Sendable {
     package var recordType: String? { record.header(Self.recordTypeHeader)?.stringValue }
     /// The `changeTag` header of a save.
     package var changeTag: String? { record.header(Self.changeTagHeader)?.stringValue }
+    /// The `clientChangeToken` header: on the last event of a commit whose request carried one.
+    package var clientChangeToken: [UInt8]? { record.header(Self.clientChangeTokenHeader)?.value }
 
     /// The record a save event holds, decoded as the store reads it back; nil for any other event
     /// (a delete, a system event, a record without an `event` header) and for a save without a

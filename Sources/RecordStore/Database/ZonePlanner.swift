@@ -154,26 +154,35 @@ struct ZonePlanner {
             let sizeBound = try checkSize(new)
             return ZonePlan.Save(record: new, isNew: true, targets: new.cascadeTargets(), nameHash: nameHash, sizeBound: sizeBound)
         }
-        var result: Record
-        switch policy {
-        case .ifServerRecordUnchanged, .changedKeys:
-            // As CloudKit: only the keys edited locally are sent and written onto the server's
-            // copy, so a record fetched with some desiredKeys does not erase the others.
-            let server = try zone.record(named: name, at: existing)
-            // The tag of the version in the log (the entry keeps none): `<incarnation>-<offset>`.
-            if policy == .ifServerRecordUnchanged, record.recordChangeTag != (server.recordChangeTag ?? "") {
-                throw RecordStoreError.serverRecordChanged(record.recordID, serverRecord: server)
-            }
-            guard server.recordType == record.recordType else {
+        // Every policy writes onto the server's copy, as CloudKit does: `.changedKeys` and the
+        // default send the keys edited locally, `.allKeys` every key the record has as well, and
+        // keys only the server has stay — a record fetched with some desiredKeys, or before
+        // another client added a key, never erases the others. A key is removed only by setting
+        // it to nil (which marks it changed).
+        let server = try zone.record(named: name, at: existing)
+        // The tag of the version in the log (the entry keeps none): `<incarnation>-<offset>`.
+        if policy == .ifServerRecordUnchanged, record.recordChangeTag != (server.recordChangeTag ?? "") {
+            throw RecordStoreError.serverRecordChanged(
+                record.recordID, serverRecord: server, clientRecord: record,
+                ancestor: try zone.ancestor(of: name, changeTag: record.recordChangeTag))
+        }
+        // Only `.allKeys`, which sends the whole record, may change its type.
+        var result = server
+        if server.recordType != record.recordType {
+            guard policy == .allKeys else {
                 throw RecordStoreError(
                     .invalidArguments,
-                    "Record \(record.recordID) is a \(server.recordType) on the server, not a \(record.recordType); save it with its own type.",
+                    "Record \(record.recordID) is a \(server.recordType) on the server, not a \(record.recordType); save it with its own "
+                        + "type, or with the .allKeys policy to change its type.",
                     recordID: record.recordID)
             }
-            result = server
-            for key in record.changedKeys() { result[key] = record[key] }
-        case .allKeys:
-            result = record
+            result = Record(
+                recordType: record.recordType, recordID: server.recordID, sortedFields: server.fields, creationDate: server.creationDate,
+                modificationDate: server.modificationDate, recordChangeTag: server.recordChangeTag)
+        }
+        for key in record.changedKeys() { result[key] = record[key] }
+        if policy == .allKeys {
+            for key in record.allKeys() { result[key] = record[key] }
         }
         result.creationDate = existing.creationDate ?? now
         result.modificationDate = now

@@ -17,3 +17,37 @@ extension ZoneState {
         return found
     }
 }
+
+extension ZoneState {
+    /// The ancestor of a conflicting save: the version of the record its change tag names.
+    enum Ancestor {
+        case found(Record)
+        /// The client sent no change tag: it saved a new record over an existing name.
+        case noChangeTag
+        /// The tag names a version in an earlier incarnation of the zone.
+        case otherIncarnation
+        /// The tag's offset is no longer in the log, or holds no save of this record
+        /// (compaction removed it, or the tag was not the store's).
+        case notInLog
+    }
+
+    /// The version of `name` that `changeTag` names, read from the log: a change tag is the
+    /// zone's incarnation and the offset of the save event (``ChangeTag``).
+    ///
+    /// - Throws: what reading the log throws, and the decoding error of a damaged record.
+    func ancestor(of name: String, changeTag: String?) throws -> Ancestor {
+        guard let changeTag else { return .noChangeTag }
+        guard let (incarnation, offset) = ChangeTag.parse(changeTag) else { return .notInLog }
+        guard incarnation == self.incarnation else { return .otherIncarnation }
+        guard offset >= partition.startOffset, offset < partition.endOffset else { return .notInLog }
+        var found: Record?
+        try partition.forEachRecordInPlace(from: offset, to: offset + 1, cached: false) { event in
+            guard event.offset == offset, StoredEvent.kind(of: event) == .save, let value = event.value,
+                event.keyString == name
+            else { return false }
+            found = try RecordCodec.decode(value, recordID: RecordID(recordName: name, zoneID: zoneID), zoneChecked: true)
+            return false
+        }
+        return found.map(Ancestor.found) ?? .notInLog
+    }
+}

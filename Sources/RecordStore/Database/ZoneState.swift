@@ -12,6 +12,8 @@ struct ZoneState: Sendable {
     var records = KeyIndex()
     /// The query engine's field indexes (Query/ZoneIndexes.swift).
     var indexes = ZoneIndexes()
+    /// The latest client change token a commit of this zone carried, if any.
+    var clientToken: ClientChangeTokenMark?
 
     init(zoneID: ZoneID, partition: any LogPartition, incarnation: Int64) {
         self.zoneID = zoneID
@@ -37,14 +39,22 @@ struct ZoneState: Sendable {
     /// Applies one event read from the zone's partition (replay).
     mutating func apply(_ event: BorrowedLogRecord) throws {
         guard let name = event.keyString else { return }
+        // A save has three headers of its own, a delete two: only a commit's last event may
+        // have one more, its client change token (FORMAT.md §10.1).
+        let ownHeaders: Int
         switch StoredEvent.kind(of: event) {
         case .save?:
             guard let value = event.value else { return }
             applySave(try RecordCodec.decode(value, recordID: RecordID(recordName: name, zoneID: zoneID), zoneChecked: true), offset: event.offset)
+            ownHeaders = 3
         case .delete?:
             applyDelete(name: name)
+            ownHeaders = 2
         default:
             return
+        }
+        if event.headerCount > ownHeaders, let token = event.headerValue(StoredEvent.clientChangeTokenHeader) {
+            clientToken = ClientChangeTokenMark(data: Array(token), offset: event.offset)
         }
     }
 }

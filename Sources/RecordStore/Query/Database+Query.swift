@@ -17,10 +17,12 @@ extension Database {
     /// - Parameters:
     ///   - zoneID: the zone to search; nil for every zone.
     ///   - desiredKeys: the fields to return; nil for all, `[]` for system fields only.
-    ///   - resultsLimit: the most records in the page (at least 1).
-    /// - Returns: the page, and a cursor for the next one when more records match.
+    ///   - resultsLimit: the most records in the page; 0 for as many as possible (CloudKit's
+    ///     `CKQueryOperation.maximumResults`): every match in one page.
+    /// - Returns: the page, and a cursor for the next one when more records match. A zone with no
+    ///   record of a type known elsewhere in the database answers an empty page.
     /// - Throws: `invalidArguments` for a malformed query, `zoneNotFound`, or `unknownItem` when no
-    ///   record of the type was ever saved in the zones searched.
+    ///   record of the type was ever saved in any zone of the database.
     public func records(
         matching query: RecordQuery, inZoneWith zoneID: ZoneID? = nil, desiredKeys: [String]? = nil, resultsLimit: Int = 100
     ) async throws -> QueryResult {
@@ -45,9 +47,10 @@ extension Database {
         _ query: RecordQuery, zoneID: ZoneID?, after: SortPosition?, desiredKeys: [String]?, resultsLimit: Int
     ) throws -> QueryResult {
         let zones = try queryZones(zoneID)
-        guard zones.contains(where: { $0.records.types.contains(query.recordType) }) else {
-            throw RecordStoreError.unknownRecordType(query.recordType)
-        }
+        // A record type is the database's, as CloudKit's schema is, not a zone's.
+        let known = state.withLock { state in state.zones.values.contains { $0.records.types.contains(query.recordType) } }
+        guard known else { throw RecordStoreError.unknownRecordType(query.recordType) }
+        let resultsLimit = resultsLimit == 0 ? Self.asManyAsPossible : min(resultsLimit, Self.asManyAsPossible)
         // One more than the page, to know whether another page follows.
         let wanted = min(resultsLimit, Int.max - 1) + 1
         var hits: [ZoneQuery.Hit] = []
@@ -68,4 +71,8 @@ extension Database {
         }
         return result
     }
+
+    /// What a `resultsLimit` of 0 stands for: more results than any store holds, small enough
+    /// that page arithmetic cannot overflow.
+    static let asManyAsPossible = 1 << 40
 }

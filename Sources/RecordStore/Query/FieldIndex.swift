@@ -65,4 +65,15 @@ struct FieldIndex: Sendable {
     func names(holding value: OrderedValue) -> Set<String> {
         names[value] ?? []
     }
+
+    /// The names of the records holding a string that folds to `folded` (case-insensitive
+    /// equality): the strings are one run of `sortedValues`, each compared once.
+    func names(holdingTextFoldedTo folded: String) -> Set<String> {
+        var result = Set<String>()
+        for value in sortedValues[lowerBound(of: .string(ByteString("")))...] {
+            guard case .string(let text) = value else { break }
+            if CompiledPredicate.fold(text.value).hasSameUTF8(as: folded), let holding = names[value] { result.formUnion(holding) }
+        }
+        return result
+    }
 }

@@ -27,7 +27,7 @@ public struct QueryCursor: Sendable, Hashable, Codable {
         version = Self.currentVersion
         self.query = query
         self.zoneID = zoneID
-        lastValues = query.sortDescriptors.map { record.queryValue(forKey: $0.key) }
+        lastValues = query.sortDescriptors.map { SortOrder.value(of: record, for: $0) }
         lastRecordID = record.recordID
     }
 

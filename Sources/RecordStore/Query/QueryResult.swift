@@ -16,6 +16,17 @@ public struct QueryResult: Sendable {
     /// How many records the query read from the log to answer (a measure of the plan, for tests).
     var recordsExamined: Int = 0
 
+    /// A page, as the store returns one (for fakes in an app's tests).
+    public init(matchResults: [(RecordID, Result<Record, RecordStoreError>)], cursor: QueryCursor? = nil) {
+        self.matchResults = matchResults
+        self.cursor = cursor
+    }
+
+    init(matchResults: [(RecordID, Result<Record, RecordStoreError>)], cursor: QueryCursor?, recordsExamined: Int) {
+        self.init(matchResults: matchResults, cursor: cursor)
+        self.recordsExamined = recordsExamined
+    }
+
     /// The records of this page, in order (each result's record; a failed item is skipped).
     public var records: [Record] {
         matchResults.compactMap { try? $0.1.get() }

@@ -2,15 +2,20 @@
 /// instead of silently matching nothing.
 enum QueryValidation {
     static func validate(_ query: RecordQuery, resultsLimit: Int) throws(RecordStoreError) {
-        guard resultsLimit > 0 else {
-            throw invalid("resultsLimit is \(resultsLimit); ask for at least one result per page.")
+        guard resultsLimit >= 0 else {
+            throw invalid("resultsLimit is \(resultsLimit); ask for a number of results per page, or 0 for as many as possible.")
         }
         guard Record.isValidFieldKey(query.recordType) else {
             throw invalid(
                 "Record type \"\(query.recordType)\" is not a valid record type name; use the type your records were saved with, like \"Note\".")
         }
         for predicate in query.predicates { try validate(predicate) }
-        for descriptor in query.sortDescriptors { try validateKey(descriptor.key, use: "sort on") }
+        for descriptor in query.sortDescriptors {
+            try validateKey(descriptor.key, use: "sort on")
+            if let location = descriptor.relativeLocation, !location.isValid {
+                throw invalid("The sort on \"\(descriptor.key)\" measures distances from an invalid location (\(location.latitude), \(location.longitude)).")
+            }
+        }
     }
 
     static func validateKey(_ key: String, use: String) throws(RecordStoreError) {
@@ -25,7 +30,20 @@ enum QueryValidation {
         let value = predicate.value
         let kind = value.kind
         let name = "\(predicate.comparison.rawValue) on \"\(predicate.key)\""
-        if predicate.comparison != .tokenMatch { try validateKey(predicate.key, use: "filter on") }
+        switch predicate.comparison {
+        case .tokenMatch, .truePredicate, .falsePredicate:
+            guard predicate.key == QueryPredicate.tokenSearchKey else {
+                throw invalid(
+                    "\(predicate.comparison.rawValue) applies to the whole record: its key must be \"\(QueryPredicate.tokenSearchKey)\" "
+                        + "(CloudKit's self), not \"\(predicate.key)\".")
+            }
+        case .allTokensMatch:
+            guard predicate.key == QueryPredicate.allTokensKey else {
+                throw invalid("allTokensMatch searches every string field: its key must be \"\(QueryPredicate.allTokensKey)\", not \"\(predicate.key)\".")
+            }
+        default:
+            try validateKey(predicate.key, use: "filter on")
+        }
         switch predicate.comparison {
         case .equals, .notEquals:
             break
@@ -48,12 +66,22 @@ enum QueryValidation {
             guard kind != .list else {
                 throw invalid("\(name) needs the element to look for, not a list; to match any of several, use one query per element.")
             }
-        case .tokenMatch:
-            guard case .string(let text) = value, !TextTokens.tokens(of: text).isEmpty else {
-                throw invalid("tokenMatch needs a string with at least one word to search for; got \(value.kind == .string ? "no word" : "a \(kind)").")
+        case .tokenMatch, .allTokensMatch:
+            guard case .string(let text) = value, !TextTokens.searchTokens(of: text).isEmpty else {
+                throw invalid(
+                    "\(predicate.comparison.rawValue) needs a string with at least one word to search for, besides stopwords like \"the\"; "
+                        + "got \(value.kind == .string ? "none" : "a \(kind)").")
             }
+        case .withinDistance:
+            guard case .location(let center) = value, center.isValid, let meters = predicate.distance, meters.isFinite, meters >= 0 else {
+                throw invalid(
+                    "\(name) needs a valid center location and a finite radius in meters of 0 or more; build it with "
+                        + "QueryPredicate.distanceToLocation(_:fromLocation:lessThan:).")
+            }
+        case .truePredicate, .falsePredicate:
+            break
         }
-        if SystemQueryKeys.contains(predicate.key), predicate.comparison != .tokenMatch, predicate.comparison != .in, kind != .date {
+        if SystemQueryKeys.contains(predicate.key), predicate.comparison != .in, kind != .date {
             throw invalid("\(name) compares a system date with a \(kind) value; compare it with a .date.")
         }
     }

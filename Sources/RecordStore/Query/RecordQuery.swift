@@ -32,15 +32,29 @@ public struct RecordQuery: Sendable, Hashable, Codable {
 /// Values sort in one total order across kinds: a missing field first (so last when descending),
 /// then numbers (`int64` and `double` together, by value), NaN, strings (by UTF-8 bytes, i.e.
 /// Unicode scalar order, case-sensitive), dates, Booleans, bytes, references, locations, lists.
+///
+/// With a ``relativeLocation`` (CloudKit's `CKLocationSortDescriptor`), a location field sorts
+/// by its distance from that location in meters, nearest first when ascending; a record without
+/// the field (or whose field holds no location) sorts as a missing value.
 public struct QuerySortDescriptor: Sendable, Hashable, Codable {
     /// A field key, or one of the system keys `creationDate` / `modificationDate`.
     public var key: String
     /// Smallest first when true.
     public var ascending: Bool
+    /// For a location field: sort by distance from here; nil to sort by the value itself.
+    public var relativeLocation: Location?
 
     /// Sorts by `key`, ascending unless told otherwise.
     public init(key: String, ascending: Bool = true) {
         self.key = key
         self.ascending = ascending
+    }
+
+    /// Sorts by the distance of the location field `key` from `relativeLocation`, nearest first
+    /// unless told otherwise, as CloudKit's `CKLocationSortDescriptor(key:relativeLocation:)`.
+    public init(key: String, relativeLocation: Location, ascending: Bool = true) {
+        self.key = key
+        self.ascending = ascending
+        self.relativeLocation = relativeLocation
     }
 }

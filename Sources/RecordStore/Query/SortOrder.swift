@@ -14,9 +14,18 @@ struct SortOrder: Sendable {
 
     func position(of record: Record) -> SortPosition {
         SortPosition(
-            values: descriptors.map { OrderedValue(record.queryValue(forKey: $0.key)) },
+            values: descriptors.map { OrderedValue(Self.value(of: record, for: $0)) },
             zoneName: ByteString(record.recordID.zoneID.zoneName),
             recordName: ByteString(record.recordID.recordName))
+    }
+
+    /// What `record` sorts by under `descriptor`: its value at the key, or for a descriptor with a
+    /// relative location, the field's distance from it in meters (nil without a location there).
+    static func value(of record: Record, for descriptor: QuerySortDescriptor) -> FieldValue? {
+        let value = record.queryValue(forKey: descriptor.key)
+        guard let center = descriptor.relativeLocation else { return value }
+        guard case .location(let location)? = value else { return nil }
+        return .double(location.distance(from: center))
     }
 
     /// Whether `lhs` comes strictly before `rhs`.

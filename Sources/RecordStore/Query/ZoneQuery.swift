@@ -41,7 +41,9 @@ struct ZoneQuery {
         if let candidates = indexedCandidates() {
             return try readAll(Array(candidates))
         }
-        if let first = order.descriptors.first, let index = zone.indexes.index(recordType: recordType, key: first.key) {
+        if let first = order.descriptors.first, first.relativeLocation == nil,
+            let index = zone.indexes.index(recordType: recordType, key: first.key)
+        {
             return try walk(index, ascending: first.ascending)
         }
         let names = zone.records.names(ofType: recordType)
@@ -63,6 +65,9 @@ struct ZoneQuery {
             if case .list(let values) = predicate.value, predicate.comparison == .in {
                 names = []
                 for value in values { names.formUnion(index.names(holding: OrderedValue(value))) }
+            } else if case .string(let text) = predicate.value {
+                // Case-insensitive: every string value the index holds that folds to the same.
+                names = index.names(holdingTextFoldedTo: CompiledPredicate.fold(text))
             } else {
                 names = index.names(holding: OrderedValue(predicate.value))
             }
@@ -138,6 +143,7 @@ struct ZoneQuery {
         guard let entry = zone.records[name], zone.records.recordType(of: entry) == recordType else { return nil }
         examined += 1
         let record = try reader.record(named: name, at: entry.offset)
+        for predicate in predicates { if let refusal = predicate.refusal(record) { throw refusal } }
         guard predicates.allSatisfy({ $0.matches(record) }) else { return nil }
         let position = order.position(of: record)
         if let after, !order.precedes(after, position) { return nil }

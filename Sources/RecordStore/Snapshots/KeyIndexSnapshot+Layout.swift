@@ -9,11 +9,21 @@ extension KeyIndexSnapshot {
         case header
     }
 
+    /// The sections after the zones' (version 6 on).
+    enum TrailingSection: Int, SnapshotSection {
+        /// Per zone, in the zones' order: its latest client change token (``ClientChangeTokenMark``).
+        case clientChangeTokens
+    }
+
     /// Section 0: the format's version and how many zones follow.
     struct Header: SnapshotMeta {
-        /// The version this code writes and reads. It versions the name table's hash
-        /// (``SlotTable/hash(_:seed:)``) too: a change to the hash is a new version.
-        static let currentVersion: UInt64 = 5
+        /// The version this code writes when a zone has a client change token: version 5 and a
+        /// ``TrailingSection``. It versions the name table's hash (``SlotTable/hash(_:seed:)``)
+        /// too: a change to the hash is a new version.
+        static let currentVersion: UInt64 = 6
+        /// The version without client change tokens, which this code reads and writes when no
+        /// zone has one: the files of stores written before client change tokens.
+        static let versionWithoutClientTokens: UInt64 = 5
         static let wordCount = 2
 
         var version = currentVersion
@@ -23,9 +33,15 @@ extension KeyIndexSnapshot {
 
         var words: [UInt64] { [version, UInt64(zoneCount)] }
 
-        /// Refuses any version but ``currentVersion``.
+        /// How many sections follow the zones': ``TrailingSection``'s from version 6 on.
+        var trailingSectionCount: Int { version >= Self.currentVersion ? TrailingSection.count : 0 }
+
+        /// Refuses any version but ``currentVersion`` and ``versionWithoutClientTokens``.
         init?(words: [UInt64]) {
-            guard words.count == Self.wordCount, words[0] == Self.currentVersion, let zoneCount = Int(exactly: words[1]) else { return nil }
+            guard words.count == Self.wordCount, words[0] == Self.currentVersion || words[0] == Self.versionWithoutClientTokens,
+                let zoneCount = Int(exactly: words[1])
+            else { return nil }
+            self.version = words[0]
             self.zoneCount = zoneCount
         }
 

@@ -13,6 +13,8 @@ enum KeyIndexSnapshot {
         /// Every event below this position's offset is reflected in `records`.
         var covered: ZonePosition
         var records: KeyIndex
+        /// The zone's latest client change token, if any.
+        var clientToken: ClientChangeTokenMark?
     }
 
     static let directoryName = "snapshots"
@@ -20,21 +22,57 @@ enum KeyIndexSnapshot {
     /// The key index checkpoint of versions up to 4, which a checkpoint removes.
     static let formerFileName = "key-index.snapshot"
 
-    /// Writes the zones' indexes, each covering its log below `offset`, to `path`, under a
-    /// header of `version` (another than the current one only in tests of refusing it).
+    /// Writes the zones' indexes, each covering its log below `offset`, to `path`, with the zones'
+    /// client change tokens. Written as version 5 (no tokens section) when no zone has a token, so
+    /// that the file is what the code before client tokens wrote and reads; as version 6 with a
+    /// ``TrailingSection/clientChangeTokens`` section otherwise. `version` forces one (tests of
+    /// refusing another).
     static func write(
-        _ zones: [(name: String, incarnation: Int64, offset: Int64, records: KeyIndex)], storeID: [UInt8], to path: String,
-        version: UInt64 = Header.currentVersion
+        _ zones: [(name: String, incarnation: Int64, offset: Int64, records: KeyIndex)],
+        clientTokens: [String: ClientChangeTokenMark] = [:], storeID: [UInt8], to path: String, version: UInt64? = nil
     ) throws {
+        let withTokens = zones.contains { clientTokens[$0.name] != nil }
+        let version = version ?? (withTokens ? Header.currentVersion : Header.versionWithoutClientTokens)
         try LogError.translating {
             try DurableFile.write(to: path) { file in
                 var writer = ViewSnapshotWriter(file: file)
                 try writer.startSection(Section.header)
                 try writer.write(meta: Header(version: version, zoneCount: zones.count))
                 for zone in zones { try zone.records.writeSnapshot(zoneName: zone.name, to: &writer) }
+                if version >= Header.currentVersion {
+                    try writer.startSection(TrailingSection.clientChangeTokens)
+                    var bytes: [UInt8] = []
+                    for zone in zones { Self.append(clientTokens[zone.name], to: &bytes) }
+                    try bytes.withUnsafeBytes { try writer.write($0) }
+                }
                 try writer.finish(storeID: storeID, zones: zones.map { ($0.name, $0.incarnation, $0.offset) })
             }
         }
+    }
+
+    /// A zone's entry of the client change tokens section: the offset of the event carrying the
+    /// token (−1: none), the token's length, its bytes; little-endian.
+    private static func append(_ token: ClientChangeTokenMark?, to bytes: inout [UInt8]) {
+        withUnsafeBytes(of: (token?.offset ?? -1).littleEndian) { bytes.append(contentsOf: $0) }
+        withUnsafeBytes(of: UInt32(token?.data.count ?? 0).littleEndian) { bytes.append(contentsOf: $0) }
+        bytes.append(contentsOf: token?.data ?? [])
+    }
+
+    /// The zones' client change tokens, in the zones' order, from the section's bytes; nil when
+    /// they do not add up to `count` entries exactly.
+    private static func clientTokens(_ bytes: UnsafeRawBufferPointer, count: Int) -> [ClientChangeTokenMark?]? {
+        var tokens: [ClientChangeTokenMark?] = []
+        var position = 0
+        while tokens.count < count {
+            guard bytes.count - position >= 12 else { return nil }
+            let offset = Int64(littleEndian: bytes.loadUnaligned(fromByteOffset: position, as: Int64.self))
+            let length = Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: position + 8, as: UInt32.self)))
+            position += 12
+            guard length <= bytes.count - position, (offset >= 0) == (length > 0) else { return nil }
+            tokens.append(offset < 0 ? nil : ClientChangeTokenMark(data: Array(bytes[position..<(position + length)]), offset: offset))
+            position += length
+        }
+        return position == bytes.count ? tokens : nil
     }
 
     /// The zones of the snapshot at `path`, by name; nil when there is none, or it is damaged or
@@ -42,20 +80,32 @@ enum KeyIndexSnapshot {
     static func read(path: String, reject: (String) -> Void) -> (storeID: [UInt8], zones: [String: Zone])? {
         guard let snapshot = MappedViewSnapshot.open(path: path, reject: reject) else { return nil }
         guard let sections = snapshot.sections(Section.self), let header = sections.meta(.header, as: Header.self),
-            header.zoneCount == snapshot.zones.count, snapshot.sectionCount == Section.count + header.zoneCount * ZoneSection.count
+            header.zoneCount == snapshot.zones.count,
+            snapshot.sectionCount == Section.count + header.zoneCount * ZoneSection.count + header.trailingSectionCount
         else {
-            reject("it is not a key index snapshot of version \(Header.currentVersion)")
+            reject("it is not a key index snapshot of version \(Header.versionWithoutClientTokens) or \(Header.currentVersion)")
             return nil
         }
+        let zoneEnd = Section.count + header.zoneCount * ZoneSection.count
+        var tokens = [ClientChangeTokenMark?](repeating: nil, count: header.zoneCount)
+        if header.trailingSectionCount > 0 {
+            guard let trailing = snapshot.sections(TrailingSection.self, from: zoneEnd),
+                let read = clientTokens(trailing.bytes(.clientChangeTokens), count: header.zoneCount)
+            else {
+                reject("its client change tokens do not fit together")
+                return nil
+            }
+            tokens = read
+        }
         var zones: [String: Zone] = [:]
-        for first in stride(from: Section.count, to: snapshot.sectionCount, by: ZoneSection.count) {
+        for (position, first) in stride(from: Section.count, to: zoneEnd, by: ZoneSection.count).enumerated() {
             guard let sections = snapshot.sections(ZoneSection.self, from: first), let (name, index) = KeyIndex.read(sections),
-                let position = snapshot.zones[name], zones[name] == nil
+                let covered = snapshot.zones[name], zones[name] == nil
             else {
                 reject("a zone's tables do not fit together")
                 return nil
             }
-            zones[name] = Zone(covered: position, records: index)
+            zones[name] = Zone(covered: covered, records: index, clientToken: tokens[position])
         }
         return (snapshot.storeID, zones)
     }

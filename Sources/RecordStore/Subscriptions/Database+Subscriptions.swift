@@ -3,11 +3,20 @@ import RecordLog
 
 extension Database {
     /// Saves a subscription (replacing one with the same ID), durably, in the system log.
+    ///
+    /// - Throws: `invalidArguments` for an empty or too long ID, or a query subscription without
+    ///   firing options (as CloudKit refuses one); `zoneNotFound` for a zone that does not exist.
     @discardableResult
     public func save(_ subscription: Subscription) async throws -> Subscription {
         try checkOpen()
         guard !subscription.id.isEmpty, subscription.id.utf8.count <= RecordLimits.maximumNameLength else {
             throw RecordStoreError(.invalidArguments, "A subscription ID must be 1 to \(RecordLimits.maximumNameLength) bytes long.")
+        }
+        if case .query(_, _, let firesOn) = subscription.kind, firesOn.isEmpty {
+            throw RecordStoreError(
+                .invalidArguments,
+                "Query subscription \"\(subscription.id)\" fires on nothing: give it firesOn .recordCreation, .recordUpdate "
+                    + "and/or .recordDeletion (or .all).")
         }
         switch subscription.kind {
         case .zone(let zoneID), .query(_, zoneID: let zoneID?, _): _ = try zone(zoneID)

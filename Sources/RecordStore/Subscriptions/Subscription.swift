@@ -46,4 +46,13 @@ public struct SubscriptionNotification: Sendable, Hashable {
     public var reason: Reason?
     /// Whether the zone itself was deleted (database notifications).
     public var zoneDeleted: Bool
+
+    /// A notification, as a subscription delivers one (for fakes in an app's tests).
+    public init(subscriptionID: String, zoneIDs: [ZoneID], recordID: RecordID? = nil, reason: Reason? = nil, zoneDeleted: Bool = false) {
+        self.subscriptionID = subscriptionID
+        self.zoneIDs = zoneIDs
+        self.recordID = recordID
+        self.reason = reason
+        self.zoneDeleted = zoneDeleted
+    }
 }

@@ -68,7 +68,14 @@ enum QueryDescription {
     }
 
     static func describe(_ predicate: QueryPredicate) -> String {
-        if predicate.comparison == .tokenMatch { return "words match \(describe(predicate.value))" }
+        switch predicate.comparison {
+        case .tokenMatch: return "any word of \(describe(predicate.value))"
+        case .allTokensMatch: return "every word of \(describe(predicate.value))"
+        case .truePredicate: return "TRUEPREDICATE"
+        case .falsePredicate: return "FALSEPREDICATE"
+        case .withinDistance: return "\(predicate.key) within \(predicate.distance ?? 0) m of \(describe(predicate.value))"
+        default: break
+        }
         return "\(predicate.key) \(predicate.comparison.rawValue) \(describe(predicate.value))"
     }
 

@@ -79,14 +79,15 @@ extension Query {
     }
 
     /// Records where every word of `text` is a word of one of the record's string fields (or of a
-    /// string in a list), ignoring case and diacritics (the store's `tokenMatch`).
+    /// string in a list), ignoring case, diacritics and stopwords (the store's `allTokensMatch`,
+    /// CloudKit's `allTokens TOKENMATCHES[cdl]`).
     ///
     /// ```swift
     /// Query<Note>().matching(words: "creme brulee")
     /// ```
     public func matching(words text: String) -> Self {
         var query = self
-        query.filters.append(Filter(key: "tokenMatch", comparison: .tokenMatch, value: .string(text)))
+        query.filters.append(Filter(key: QueryPredicate.allTokensKey, comparison: .allTokensMatch, value: .string(text)))
         return query
     }
 
