@@ -34,7 +34,35 @@ public final class Log: Sendable {
     ///
     /// - Throws: `LogError.locked` when another writer has it open, `LogError.notAStore` for a
     ///   directory that is not a store, `LogError.corruptBatch` for mid-log damage (see `repair`).
-    public init(directory: String, options: LogOptions = LogOptions(), logger: Logger = Logger(label: "RecordLog")) throws {
+    public convenience init(directory: String, options: LogOptions = LogOptions(), logger: Logger = Logger(label: "RecordLog")) throws {
+        try self.init(directory: directory, options: options, logger: logger, heldLock: nil)
+    }
+
+    /// Opens (or, unless read-only, creates) the store at `directory`, waiting up to `lockTimeout`
+    /// for another writer — in this process or another — to close it first. A read-only open
+    /// never waits: readers take no lock.
+    ///
+    /// ```swift
+    /// let log = try await Log.open(directory: path, lockTimeout: .seconds(5))
+    /// ```
+    ///
+    /// - Throws: `LogError.locked` when the store is still open for writing after `lockTimeout`;
+    ///   otherwise as `init(directory:options:logger:)`.
+    public static func open(
+        directory: String, options: LogOptions = LogOptions(), lockTimeout: Duration,
+        logger: Logger = Logger(label: "RecordLog")
+    ) async throws -> Log {
+        guard !options.readOnly else { return try Log(directory: directory, options: options, logger: logger) }
+        let lock = try await LogError.translating {
+            try FileSystem.makeDirectory(directory)
+            return try await StoreLock.acquire(directory: directory, timeout: lockTimeout)
+        }
+        return try Log(directory: directory, options: options, logger: logger, heldLock: lock)
+    }
+
+    /// Opens the store with the write lock `heldLock` already taken, or takes it now (unless
+    /// read-only) when nil.
+    private init(directory: String, options: LogOptions, logger: Logger, heldLock: StoreLock?) throws {
         do {
             self.directory = directory
             self.options = options
@@ -45,7 +73,7 @@ public final class Log: Sendable {
                 try StoreLayout.prepare(directory, create: false)
             } else {
                 try FileSystem.makeDirectory(directory)
-                lock = try StoreLock(directory: directory)
+                lock = try heldLock ?? StoreLock(directory: directory)
                 try StoreLayout.prepare(directory, create: true)
             }
             let zonesDirectory = FileSystem.join(directory, StoreLayout.zonesDirectory)

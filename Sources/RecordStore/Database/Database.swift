@@ -33,6 +33,11 @@ import StorageKit
 ///   its own — never for a task, a lock or I/O, so the wait is bounded by the work and cannot
 ///   starve the cooperative pool. `CommitTuning.off` turns every split off.
 /// - **Atomics** for flags read on every request (closed) and process-wide switches.
+/// - **Polling with a sleep** for the one wait on another process: opening for writing while
+///   another writer holds the store's lock retries a non-blocking `flock` with `Task.sleep`
+///   between attempts (1 to 16 ms, jittered) until `lockTimeout`. A blocking `flock` on a
+///   thread of its own was the alternative; it has no timeout and cannot be cancelled, so the
+///   thread would outlive the open that gave up. A sleep holds no thread at all.
 ///
 /// `close()`, `checkpoint()` and `register(_:)` are synchronous by contract and do their disk
 /// work (checkpoint files, replay) on the caller's thread: call them at startup and shutdown, or
@@ -86,6 +91,10 @@ public final class Database: Sendable {
     /// share them, so under load this grows slower than the number of commits.
     public var syncCount: Int { log.syncCount }
 
+    /// How long an open for writing waits, by default, for another writer to close the store:
+    /// five seconds, as SQLite users set a busy timeout.
+    public static let defaultLockTimeout: Duration = .seconds(5)
+
     /// The most items one `modifyRecords` call may hold.
     public let maximumItemsPerRequest: Int
     /// How many events must have been appended since the checkpoint on disk for `close()` to
@@ -96,6 +105,11 @@ public final class Database: Sendable {
     /// by replaying the log.
     ///
     /// - Parameters:
+    ///   - lockTimeout: how long to wait for another writer (another process, or another
+    ///     `Database` on this directory) to close the store before failing with `LogError.locked`:
+    ///     a few seconds, as apps set SQLite's busy timeout, because writers that each open,
+    ///     commit and close (a command-line tool run by a script, several at once) hold the lock
+    ///     for milliseconds and should take turns, not fail. `.zero` fails at once.
     ///   - maximumItemsPerRequest: CloudKit's 400 by default; an embedded store may allow larger
     ///     atomic commits (bulk imports), up to the log's batch size limit.
     ///   - checkpointAfterEvents: `close()` writes a new checkpoint (the key index and the views'
@@ -104,17 +118,19 @@ public final class Database: Sendable {
     ///     after the older checkpoint, which for 10,000 events takes milliseconds. 0 writes one
     ///     at every close that follows a change. `checkpoint()` always writes.
     ///
-    /// - Throws: `LogError` when the log cannot be opened (locked, corrupt — see `Log.repair`),
-    ///   `RecordStoreError(.internalError)` when an event in it cannot be decoded.
+    /// - Throws: `LogError` when the log cannot be opened (`.locked` when another writer still
+    ///   has it after `lockTimeout`; corrupt — see `Log.repair`), `RecordStoreError(.internalError)`
+    ///   when an event in it cannot be decoded.
     public convenience init(
-        directory: String, durability: LogOptions.Durability = .fsync,
+        directory: String, durability: LogOptions.Durability = .fsync, lockTimeout: Duration = Database.defaultLockTimeout,
         maximumItemsPerRequest: Int = Database.defaultMaximumItemsPerRequest, checkpointAfterEvents: Int64 = 10_000,
         logger: Logger = Logger(label: "RecordStore")
     ) async throws {
         var options = LogOptions(durability: durability)
         options.compression = .lz4
+        let log = try await Log.open(directory: directory, options: options, lockTimeout: lockTimeout, logger: logger)
         try await self.init(
-            directory: directory, log: try Log(directory: directory, options: options, logger: logger),
+            directory: directory, log: log,
             maximumItemsPerRequest: maximumItemsPerRequest, checkpointAfterEvents: checkpointAfterEvents, logger: logger)
     }
 
@@ -136,7 +152,7 @@ public final class Database: Sendable {
     /// events in memory; ``directory`` is nil and ``syncCount`` stays 0.
     ///
     /// - Parameters:
-    ///   - maximumItemsPerRequest: as for ``init(directory:durability:maximumItemsPerRequest:checkpointAfterEvents:logger:)``.
+    ///   - maximumItemsPerRequest: as for ``init(directory:durability:lockTimeout:maximumItemsPerRequest:checkpointAfterEvents:logger:)``.
     public static func inMemory(
         maximumItemsPerRequest: Int = Database.defaultMaximumItemsPerRequest, logger: Logger = Logger(label: "RecordStore")
     ) async throws -> Database {
