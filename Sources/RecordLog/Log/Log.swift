@@ -104,7 +104,10 @@ public final class Log: Sendable {
             }
             partitions = Mutex(loaded)
             recoveryReport = report
-            for partition in loaded.values { installRollHandler(partition) }
+            for partition in loaded.values {
+                installRollHandler(partition)
+                try partition.publishOpenedEnd()
+            }
             if !options.readOnly, let checkpoint, !Set(checkpoint.keys).isSubset(of: loadedDirectories) {
                 // A zone deleted since the checkpoint was written: its recovery point must not
                 // outlive it and be taken for a later zone's of the same name.
@@ -167,6 +170,7 @@ public final class Log: Sendable {
                     committer: committer, batchCache: batchCache, storeLock: lock,
                     durableEnd: try DurableEndFile(partitionDirectory: path), logger: logger)
                 installRollHandler(partition)
+                try partition.publishOpenedEnd()
                 partitions[name] = partition
                 return partition
             }
@@ -197,6 +201,53 @@ public final class Log: Sendable {
             try FileSystem.removeTree(
                 FileSystem.join(FileSystem.join(directory, StoreLayout.zonesDirectory), StoreLayout.deletedPrefix + directoryName))
         }
+    }
+
+    /// Catches a read-only log up with the writer in another process: every partition takes in
+    /// the batches its writer has made durable since (FORMAT.md §7.2), partitions created since
+    /// appear and deleted ones go. A log open for writing is its own writer: nothing to do.
+    ///
+    /// - Returns: whether anything changed.
+    /// - Throws: `LogError.corruptBatch` for damage below a partition's durable point.
+    @discardableResult
+    public func refresh() throws -> Bool {
+        guard options.readOnly else { return false }
+        return try LogError.translating {
+            guard !closed.withLock({ $0 }) else { throw LogError.closed }
+            let zonesDirectory = FileSystem.join(directory, StoreLayout.zonesDirectory)
+            let names = FileSystem.isDirectory(zonesDirectory) ? try FileSystem.list(zonesDirectory) : []
+            let present = Set(names.filter {
+                !$0.hasPrefix(StoreLayout.temporaryPrefix) && !$0.hasPrefix(StoreLayout.deletedPrefix)
+                    && FileSystem.isDirectory(FileSystem.join(zonesDirectory, $0))
+            })
+            var changed = false
+            let known = partitions.withLock { partitions in
+                // Gone (deleted by the writer, renamed away first): no longer served.
+                let gone = partitions.filter { !present.contains(Self.directoryName($0.value)) }.keys
+                for name in gone { partitions[name] = nil }
+                changed = !gone.isEmpty
+                return partitions
+            }
+            for partition in known.values where try partition.catchUp() { changed = true }
+            let knownDirectories = Set(known.values.map(Self.directoryName))
+            for name in present.subtracting(knownDirectories).sorted() {
+                let path = FileSystem.join(zonesDirectory, name)
+                // A partition being created: its name file is written last, before the rename
+                // that makes the directory visible, so a visible one is whole.
+                var report = RecoveryReport()
+                let loaded = try Self.loadPartition(path, recoveryPoint: nil, options: options, logger: logger, report: &report)
+                let partition = Partition(
+                    name: loaded.zone, directory: path, segments: loaded.segments, recoveryPoint: loaded.recoveryPoint,
+                    options: options, committer: committer, batchCache: batchCache, storeLock: nil, durableEnd: nil, logger: logger)
+                partitions.withLock { $0[loaded.zone] = partition }
+                changed = true
+            }
+            return changed
+        }
+    }
+
+    private static func directoryName(_ partition: Partition) -> String {
+        String(partition.directory.split(separator: "/").last ?? "")
     }
 
     /// Appends a batch to an existing partition; see `Partition.append(_:)`.
