@@ -10,6 +10,7 @@ extension Database {
     public func fetchZoneChanges(
         in zoneID: ZoneID, since token: ServerChangeToken?, resultsLimit: Int? = nil, desiredKeys: [String]? = nil
     ) async throws -> ZoneChanges {
+        try await refreshBeforeRead()
         let (zone, from, end) = try changeRange(in: zoneID, since: token)
         let page = try ZoneChangePage.read(
             zone, from: from, to: end, limit: max(1, resultsLimit ?? Int.max), desiredKeys: desiredKeys.map(Set.init))
@@ -43,6 +44,7 @@ extension Database {
         in zoneID: ZoneID, since token: ServerChangeToken?, resultsLimit: Int? = nil,
         recordChanged: (StoredRecord) throws -> Void, recordDeleted: (ZoneChanges.Deletion) throws -> Void
     ) async throws -> (changeToken: ServerChangeToken, moreComing: Bool) {
+        try await refreshBeforeRead()
         let (zone, from, end) = try changeRange(in: zoneID, since: token)
         let scan = try ZoneChangeScan(zone, from: from, to: end, limit: max(1, resultsLimit ?? Int.max))
         for entry in scan.entries {
@@ -93,6 +95,7 @@ extension Database {
     /// - Throws: `invalidArguments` for a token that is malformed, of another store or a zone token.
     public func fetchDatabaseChanges(since token: ServerChangeToken?) async throws -> DatabaseChanges {
         try checkOpen()
+        try await refreshBeforeRead()
         let zones = state.withLock { state in
             state.zones.values.map {
                 TokenContent.Entry(zoneName: $0.zoneID.zoneName, position: ZonePosition(incarnation: $0.incarnation, offset: $0.partition.endOffset))

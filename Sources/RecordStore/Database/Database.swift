@@ -55,6 +55,8 @@ public final class Database: Sendable {
         var currentViewSnapshots: Set<String> = []
         /// The buffers commits encode into, reused from one commit to the next.
         var commitBuffers = CommitBuffers()
+        /// How far a read-only database has read the system partition (zones, subscriptions).
+        var systemReplayedEnd: Int64 = 0
 
         /// Each zone's incarnation and end offset now.
         var positions: [String: ZonePosition] {
@@ -87,6 +89,10 @@ public final class Database: Sendable {
     /// The performance tricks' thresholds, taken when the database opened.
     let tuning: CommitTuning
 
+    /// Whether this database was opened read-only, beside the store's writer
+    /// (``init(directory:readOnly:durability:lockTimeout:maximumItemsPerRequest:checkpointAfterEvents:logger:)``).
+    public let isReadOnly: Bool
+
     /// How many group syncs the log has run since the database was opened: concurrent commits
     /// share them, so under load this grows slower than the number of commits.
     public var syncCount: Int { log.syncCount }
@@ -105,6 +111,11 @@ public final class Database: Sendable {
     /// by replaying the log.
     ///
     /// - Parameters:
+    ///   - readOnly: open beside the store's writer — another process, or none — without taking
+    ///     its lock and without writing anything: the database serves what the writer has made
+    ///     durable (whole commits, never part of one), catches up before each read and on
+    ///     ``refresh()``, and refuses changes with `LogError.readOnly`. Any number of read-only
+    ///     databases may be open beside the one writer. The store must exist.
     ///   - lockTimeout: how long to wait for another writer (another process, or another
     ///     `Database` on this directory) to close the store before failing with `LogError.locked`:
     ///     a few seconds, as apps set SQLite's busy timeout, because writers that each open,
@@ -122,11 +133,12 @@ public final class Database: Sendable {
     ///   has it after `lockTimeout`; corrupt — see `Log.repair`), `RecordStoreError(.internalError)`
     ///   when an event in it cannot be decoded.
     public convenience init(
-        directory: String, durability: LogOptions.Durability = .fsync, lockTimeout: Duration = Database.defaultLockTimeout,
+        directory: String, readOnly: Bool = false, durability: LogOptions.Durability = .fsync,
+        lockTimeout: Duration = Database.defaultLockTimeout,
         maximumItemsPerRequest: Int = Database.defaultMaximumItemsPerRequest, checkpointAfterEvents: Int64 = 10_000,
         logger: Logger = Logger(label: "RecordStore")
     ) async throws {
-        var options = LogOptions(durability: durability)
+        var options = LogOptions(readOnly: readOnly, durability: durability)
         options.compression = .lz4
         let log = try await Log.open(directory: directory, options: options, lockTimeout: lockTimeout, logger: logger)
         try await self.init(
@@ -152,7 +164,7 @@ public final class Database: Sendable {
     /// events in memory; ``directory`` is nil and ``syncCount`` stays 0.
     ///
     /// - Parameters:
-    ///   - maximumItemsPerRequest: as for ``init(directory:durability:lockTimeout:maximumItemsPerRequest:checkpointAfterEvents:logger:)``.
+    ///   - maximumItemsPerRequest: as for ``init(directory:readOnly:durability:lockTimeout:maximumItemsPerRequest:checkpointAfterEvents:logger:)``.
     public static func inMemory(
         maximumItemsPerRequest: Int = Database.defaultMaximumItemsPerRequest, logger: Logger = Logger(label: "RecordStore")
     ) async throws -> Database {
@@ -172,8 +184,9 @@ public final class Database: Sendable {
         self.logger = logger
         tuning = CommitTuning.current
         self.log = log
-        system = try log.createPartition(named: StoredEvent.systemPartition)
-        storeID = try await Self.storeIdentity(system)
+        isReadOnly = log.options.readOnly
+        system = isReadOnly ? try log.partition(named: StoredEvent.systemPartition) : try log.createPartition(named: StoredEvent.systemPartition)
+        storeID = try await Self.storeIdentity(system, readOnly: isReadOnly)
         state = LockedValue(State())
         let report = try await loadZones()
         state.withLock { $0.openReport = report }
@@ -195,7 +208,7 @@ public final class Database: Sendable {
         // The checkpoint only saves time on the next open: the log is closed whatever happens to
         // it, and its failure is reported after.
         var checkpointFailure: (any Error)?
-        do { try checkpoint(unlessTailBelow: checkpointAfterEvents) } catch {
+        do { if !isReadOnly { try checkpoint(unlessTailBelow: checkpointAfterEvents) } } catch {
             logger.warning("could not write the checkpoint; the next open replays the log", metadata: ["error": "\(error)"])
             checkpointFailure = error
         }
@@ -212,11 +225,15 @@ public final class Database: Sendable {
     }
 
     /// Reads the store's identity event, writing it first in a new store.
-    private static func storeIdentity(_ system: any LogPartition) async throws -> [UInt8] {
+    private static func storeIdentity(_ system: any LogPartition, readOnly: Bool) async throws -> [UInt8] {
         if system.endOffset > 0, let first = try system.records(from: 0, to: nil, limit: 1).first,
             StoredEvent.kind(of: first) == .storeIdentity, let value = first.value, value.count == 16
         {
             return Array(value)
+        }
+        guard !readOnly else {
+            throw RecordStoreError(
+                .internalError, "The store is being created by its writer and has no durable identity yet; open it again.")
         }
         guard system.endOffset == 0 else {
             throw RecordStoreError(.internalError, "the store's system log does not start with its identity")

@@ -12,6 +12,9 @@ struct ZoneState: Sendable {
     var records = KeyIndex()
     /// The query engine's field indexes (Query/ZoneIndexes.swift).
     var indexes = ZoneIndexes()
+    /// How far the state has replayed the partition: what a read-only database's `refresh()`
+    /// replays from (a writer's state moves with its own commits and does not keep it).
+    var replayedEnd: Int64 = 0
 
     init(zoneID: ZoneID, partition: any LogPartition, incarnation: Int64) {
         self.zoneID = zoneID
