@@ -42,6 +42,23 @@ import TestSupport
         }
     }
 
+    @Test("read commands and the log tools work while another process holds the store open for writing")
+    func readersBesideAnOpenWriter() async throws {
+        let store = FileManager.default.temporaryDirectory.appendingPathComponent("notes-open-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: store) }
+        #expect(try NotesCLITests.run(["--store", store, "add", "Buy milk"]).status == 0)
+        let writer = try await Database(directory: store)  // holds the lock throughout
+        let list = try NotesCLITests.run(["--store", store, "list"])
+        #expect(list.status == 0, "\(list.errors)")
+        #expect(list.output.contains("Buy milk"))
+        #expect(try NotesCLITests.run(["--store", store, "folders"]).status == 0)
+        if let inspect = ChildProcess.builtExecutable("log-inspect") {
+            let summary = try ChildProcess.run(inspect, ["summary", store])
+            #expect(summary.status == 0, "\(summary.errorText)")
+        }
+        try writer.close()
+    }
+
     @Test("eight notes add started at once all succeed, and every note is kept")
     func eightWritersAtOnce() throws {
         let executable = try Self.notes()
