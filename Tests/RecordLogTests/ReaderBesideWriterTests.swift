@@ -102,7 +102,8 @@ import TestSupport
             let batch: Int64 = 7
             let writer = try ChildProcess.start(
                 demo,
-                ["--store", store, "--events", "1000000", "--batch-size", "\(batch)", "--segment-bytes", "65536",
+                // More commits than it can make before it is killed, all of `batch` events.
+                ["--store", store, "--events", "\(batch * 1_000_000)", "--batch-size", "\(batch)", "--segment-bytes", "65536",
                     "--acknowledgements", acks])
             defer { if writer.isRunning { kill(writer.processIdentifier, SIGKILL); writer.waitUntilExit() } }
             // Wait for the store and a first acknowledged commit (the writer's pace, not a timer).
@@ -110,7 +111,7 @@ import TestSupport
 
             var follower: Log? = nil
             var previousEnd: Int64 = 0
-            for round in 0..<40 {
+            for round in 0..<20 {
                 let before = acknowledged(acks).last?.upperBound ?? 0
                 // Every other round a fresh open, else the long-lived reader's refresh.
                 let log: Log

@@ -4,8 +4,10 @@ import StorageKit
 
 /// A store: a directory of named partitions, each a Kafka-format segmented log.
 ///
-/// Opening takes the store's write lock and recovers every partition, logging what it mends;
-/// a read-only open takes no lock and changes nothing on disk.
+/// Opening takes the store's write lock and recovers every partition, logging what it mends
+/// (`Log.open(directory:options:lockTimeout:logger:)` waits for another writer to close first);
+/// a read-only open takes no lock, changes nothing on disk, sees exactly what the writer has made
+/// durable, and catches up with `refresh()` (FORMAT.md §7.2, §7.5).
 ///
 /// ```swift
 /// let log = try Log(directory: "/var/lib/myapp/store")

@@ -26,6 +26,8 @@ extension Partition {
         guard options.readOnly else { return false }
         // The mark first: whatever the files hold by the time they are read, at least that much.
         let mark = DurableEnd.read(partitionDirectory: directory)
+        // The common case, nothing new: one read of the mark, no listing.
+        if let mark, mark.nextOffset <= endOffset { return false }
         let bases = try FileSystem.list(directory)
             .compactMap { SegmentName.baseOffset(of: $0, suffix: SegmentName.logSuffix) }.sorted()
         guard let lastBase = bases.last else { return false }

@@ -33,6 +33,10 @@ import StorageKit
 ///   its own — never for a task, a lock or I/O, so the wait is bounded by the work and cannot
 ///   starve the cooperative pool. `CommitTuning.off` turns every split off.
 /// - **Atomics** for flags read on every request (closed) and process-wide switches.
+/// - **Reads on the caller's thread** of bytes already in the page cache, as every fetch reads
+///   the log: a read-only database's catch-up with its writer process (``refresh()``, before
+///   each read) reads each zone's 1 KiB durable-end mark and, when it moved, validates and
+///   replays only the new batches, under the administration lock and then the state lock.
 /// - **Polling with a sleep** for the one wait on another process: opening for writing while
 ///   another writer holds the store's lock retries a non-blocking `flock` with `Task.sleep`
 ///   between attempts (1 to 16 ms, jittered) until `lockTimeout`. A blocking `flock` on a
