@@ -167,7 +167,7 @@ let package = Package(
         ),
         .testTarget(
             name: "NotesCLITests",
-            dependencies: ["NotesCLI", "Notes", "TestSupport"]
+            dependencies: ["NotesCLI", "Notes", "RecordStore", "TestSupport"]
         ),
         .testTarget(
             name: "LogInspectionTests",

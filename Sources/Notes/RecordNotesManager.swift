@@ -20,10 +20,12 @@ public final class RecordNotesManager: NotesManager {
     public let notes: ViewHandle<NotesView>
     private let updates = UpdateBroadcaster()
 
-    /// Opens the facade over `database`, creating the Notes zone when missing.
+    /// Opens the facade over `database`, creating the Notes zone when missing (unless the
+    /// database is read-only: a reader shows what the store's writer has made, and reads catch
+    /// up with it first).
     public init(database: Database) async throws {
         self.database = database
-        try await database.createZone(NotesRecords.zone)
+        if !database.isReadOnly { try await database.createZone(NotesRecords.zone) }
         folders = try database.register(FoldersView.self)
         notes = try database.register(NotesView.self)
     }
@@ -41,7 +43,8 @@ public final class RecordNotesManager: NotesManager {
     }
 
     public func fetchFolders() async throws -> [Folder] {
-        await folders.read { $0.sorted }
+        try await database.refresh()
+        return await folders.read { $0.sorted }
     }
 
     public func save(_ folder: Folder) async throws -> Folder {
@@ -63,12 +66,14 @@ public final class RecordNotesManager: NotesManager {
     }
 
     public func fetchNotes(in folder: Folder, newestFirst: Bool) async throws -> [Note] {
+        try await database.refresh()
         guard await folders.read({ $0.folders[folder.id] != nil }) else { throw NotesError.folderNotFound(id: folder.id) }
         return await notes.read { $0.notes(in: folder.id, newestFirst: newestFirst) }
     }
 
     /// One lookup by record name in the Notes view, which serves `fetchNotes(in:)` too.
     public func fetchNote(id: String) async throws -> Note {
+        try await database.refresh()
         guard let note = await notes.read({ $0.note(id) }) else { throw NotesError.noteNotFound(id: id) }
         return note
     }

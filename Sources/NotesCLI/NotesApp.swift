@@ -67,13 +67,18 @@ package struct NotesApp: Sendable {
         return "deleted \(note.id)"
     }
 
-    /// The notes of one folder, or of every folder (by folder name), oldest first: a line each, or
-    /// a JSON array of `{id, folderID, title, content, createdAt, modifiedAt}`.
+    /// The notes of one folder, or of every folder, oldest (least recently modified) first
+    /// overall: a line each (id, folder name, title), or a JSON array of
+    /// `{id, folderID, title, content, createdAt, modifiedAt}`.
     package func list(folderName: String?, json: Bool) async throws -> String {
         let folders: [Folder]
         if let folderName { folders = [try await folder(named: folderName)] } else { folders = try await manager.fetchFolders() }
         var notes: [Note] = []
         for folder in folders { notes += try await manager.fetchNotes(in: folder) }
+        if folders.count > 1 {
+            // Each folder's notes come oldest first; merged, by the same order across folders.
+            notes.sort { ($0.modifiedAt ?? .distantPast, $0.id) < ($1.modifiedAt ?? .distantPast, $1.id) }
+        }
         if json { return try NotesJSON.encode(notes.map(NoteJSON.init)) }
         let names = Dictionary(folders.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
         return notes.map { note in

@@ -22,7 +22,8 @@ struct ItemsStore {
     let timestamps: [Int64]
 
     static func make() async throws -> ItemsStore {
-        let database = try await Database.temporary()
+        // Durable commits: a reader beside the open database sees what is durable (FORMAT.md §7.2).
+        let database = try await Database.temporary(durability: .fsync)
         try await database.createZone(zone)
         var a = record("a")
         a["title"] = .string("one")

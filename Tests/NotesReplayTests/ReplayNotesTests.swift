@@ -57,7 +57,7 @@ import Testing
     /// Runs the session on a fresh store, then `body` with the store opened for replay and the
     /// steps; removes the store after, whatever happens.
     static func withSession(_ body: (ReplayStore, [(end: Int64, time: Int64, shown: Shown)]) async throws -> Void) async throws {
-        let database = try await Database.temporary()
+        let database = try await Database.temporary(durability: .fsync)  // read beside it: durable commits
         defer { try? database.removeTemporaryDirectory() }
         let directory = try #require(database.directory)
         let steps = try await session(try await RecordNotesManager(database: database), directory: directory)

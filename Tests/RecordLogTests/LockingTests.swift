@@ -31,6 +31,7 @@ import Testing
             let writer = try Log(directory: store, options: fastOptions())
             let events = Sample.events(0..<6)
             try await writer.createPartition(named: "Notes").append(events, batchSize: 3)
+            try writer.sync()  // a reader sees what is durable
 
             let reader = try Log(directory: store, options: fastOptions(readOnly: true))
             let notes = try reader.partition(named: "Notes")

@@ -66,6 +66,7 @@ import Testing
         try await withStorePath { store in
             let writer = try Log(directory: store, options: fastOptions())
             try await writer.createPartition(named: "Notes").append(Sample.events(0..<8), batchSize: 4)
+            try writer.sync()  // a reader sees what is durable
             let reader = try Log(directory: store, options: fastOptions(readOnly: true))
             #expect(try reader.partition(named: "Notes").endOffset == 8)
             #expect(try reader.partition(named: "Notes").events().count == 8)

@@ -35,10 +35,24 @@ struct StoreOptions: ParsableArguments {
 
     /// Opens the store, runs `body` with the app, prints its output, and turns a user error into
     /// a message on stderr and exit status 1.
-    func run(parent: StoreOptions, _ body: (NotesApp) async throws -> String) async throws {
+    ///
+    /// A command that only reads opens the store read-only, beside any writer; one that writes
+    /// waits its turn for the store's lock (`Database.defaultLockTimeout`). The first command on
+    /// a fresh store creates it with the default folder, as the app did at its first launch.
+    func run(parent: StoreOptions, readOnly: Bool = false, _ body: (NotesApp) async throws -> String) async throws {
         let path = NotesStoreLocation.resolve(option: store ?? parent.store, environment: ProcessInfo.processInfo.environment)
         do {
-            let database = try await Database(directory: path)
+            if !NotesStoreLocation.holdsStore(path) {
+                let creating = try await Database(directory: path)
+                do {
+                    _ = try await RecordNotesManager(database: creating).createDefaultFolder()
+                } catch {
+                    try? creating.close()
+                    throw error
+                }
+                try creating.close()
+            }
+            let database = try await Database(directory: path, readOnly: readOnly)
             let output: String
             do {
                 output = try await body(NotesApp(manager: try await RecordNotesManager(database: database)))
@@ -69,7 +83,7 @@ struct Folders: AsyncParsableCommand {
     @ParentCommand var parent: NotesCommand
     @Flag(help: "Print a JSON array of {id, name, createdAt, modifiedAt}.") var json = false
 
-    func run() async throws { try await options.run(parent: parent.options) { try await $0.folders(json: json) } }
+    func run() async throws { try await options.run(parent: parent.options, readOnly: true) { try await $0.folders(json: json) } }
 }
 
 struct AddFolder: AsyncParsableCommand {
@@ -120,11 +134,15 @@ struct Delete: AsyncParsableCommand {
 }
 
 struct List: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "List notes, oldest first: one folder's, or every folder's.")
+    static let configuration = CommandConfiguration(
+        abstract: "List notes, oldest first: one folder's, or every folder's merged in one list.",
+        discussion: "Each line is the note's id, its folder's name and its title, least recently modified first.")
     @OptionGroup var options: StoreOptions
     @ParentCommand var parent: NotesCommand
     @Option(help: "Only this folder's notes.") var folder: String?
     @Flag(help: "Print a JSON array of {id, folderID, title, content, createdAt, modifiedAt}.") var json = false
 
-    func run() async throws { try await options.run(parent: parent.options) { try await $0.list(folderName: folder, json: json) } }
+    func run() async throws {
+        try await options.run(parent: parent.options, readOnly: true) { try await $0.list(folderName: folder, json: json) }
+    }
 }

@@ -26,21 +26,34 @@ struct RecordLogDemo: AsyncParsableCommand {
     @Option(help: "Roll the zone's segment when it would grow past this many bytes (default: the log's, 64 MiB).")
     var segmentBytes: Int?
 
+    @Option(help: "Wait up to this many seconds for another writer to close the store (default: 0, fail at once).")
+    var lockTimeout: Double = 0
+
+    @Option(help: "Append each acknowledged (durable) commit's offsets to this file, a line \"<first> <end>\" each.")
+    var acknowledgements: String?
+
     func validate() throws {
         guard events >= 0, batchSize > 0 else { throw ValidationError("--events must be ≥ 0 and --batch-size > 0") }
+        guard lockTimeout >= 0 else { throw ValidationError("--lock-timeout must be ≥ 0") }
         if let segmentBytes, segmentBytes <= 0 { throw ValidationError("--segment-bytes must be > 0") }
     }
 
     func run() async throws {
         let log: Log
         do {
-            log = try Log(directory: store, options: segmentBytes.map { LogOptions(segmentBytes: $0) } ?? LogOptions())
+            log = try await Log.open(
+                directory: store, options: segmentBytes.map { LogOptions(segmentBytes: $0) } ?? LogOptions(),
+                lockTimeout: .milliseconds(Int64(lockTimeout * 1000)))
         } catch let error as LogError {
             FileHandle.standardError.write(Data("recordlog-demo: \(error)\n".utf8))
             throw ExitCode(2)
         }
         let zone = try log.createPartition(named: "demo")
         let first = zone.endOffset
+        let acknowledged = try acknowledgements.map { path in
+            _ = FileManager.default.createFile(atPath: path, contents: nil)
+            return try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        }
         var remaining = events
         while remaining > 0 {
             var batch = RecordBatchBuilder()
@@ -51,7 +64,8 @@ struct RecordLogDemo: AsyncParsableCommand {
                     headers: [LogHeader(key: "event", string: "save"), LogHeader(key: "recordType", string: "Note")])
                 remaining -= 1
             }
-            _ = try await zone.append(batch)
+            let offsets = try await zone.append(batch)
+            acknowledged?.write(Data("\(offsets.lowerBound) \(offsets.upperBound)\n".utf8))
         }
         print("store \(store): zone \"demo\" offsets \(zone.startOffset)..<\(zone.endOffset) (appended \(events))")
         for segment in zone.segments {

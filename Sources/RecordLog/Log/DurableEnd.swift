@@ -84,6 +84,13 @@ package struct DurableEnd: Sendable, Equatable {
         guard FileSystem.exists(path), let bytes = try? FileSystem.readAll(path) else { return nil }
         return newest(in: bytes)?.mark
     }
+
+    /// Whether the partition's mark file holds bytes but no whole mark: damage, not absence.
+    package static func isDamaged(partitionDirectory: String) -> Bool {
+        let path = FileSystem.join(partitionDirectory, fileName)
+        guard FileSystem.exists(path), let bytes = try? FileSystem.readAll(path) else { return false }
+        return newest(in: bytes) == nil && bytes.contains { $0 != 0 }
+    }
 }
 
 /// A partition's `durable-end` file, kept open by its writer.

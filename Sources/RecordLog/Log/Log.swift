@@ -4,8 +4,10 @@ import StorageKit
 
 /// A store: a directory of named partitions, each a Kafka-format segmented log.
 ///
-/// Opening takes the store's write lock and recovers every partition, logging what it mends;
-/// a read-only open takes no lock and changes nothing on disk.
+/// Opening takes the store's write lock and recovers every partition, logging what it mends
+/// (`Log.open(directory:options:lockTimeout:logger:)` waits for another writer to close first);
+/// a read-only open takes no lock, changes nothing on disk, sees exactly what the writer has made
+/// durable, and catches up with `refresh()` (FORMAT.md §7.2, §7.5).
 ///
 /// ```swift
 /// let log = try Log(directory: "/var/lib/myapp/store")
@@ -34,7 +36,35 @@ public final class Log: Sendable {
     ///
     /// - Throws: `LogError.locked` when another writer has it open, `LogError.notAStore` for a
     ///   directory that is not a store, `LogError.corruptBatch` for mid-log damage (see `repair`).
-    public init(directory: String, options: LogOptions = LogOptions(), logger: Logger = Logger(label: "RecordLog")) throws {
+    public convenience init(directory: String, options: LogOptions = LogOptions(), logger: Logger = Logger(label: "RecordLog")) throws {
+        try self.init(directory: directory, options: options, logger: logger, heldLock: nil)
+    }
+
+    /// Opens (or, unless read-only, creates) the store at `directory`, waiting up to `lockTimeout`
+    /// for another writer — in this process or another — to close it first. A read-only open
+    /// never waits: readers take no lock.
+    ///
+    /// ```swift
+    /// let log = try await Log.open(directory: path, lockTimeout: .seconds(5))
+    /// ```
+    ///
+    /// - Throws: `LogError.locked` when the store is still open for writing after `lockTimeout`;
+    ///   otherwise as `init(directory:options:logger:)`.
+    public static func open(
+        directory: String, options: LogOptions = LogOptions(), lockTimeout: Duration,
+        logger: Logger = Logger(label: "RecordLog")
+    ) async throws -> Log {
+        guard !options.readOnly else { return try Log(directory: directory, options: options, logger: logger) }
+        let lock = try await LogError.translating {
+            try FileSystem.makeDirectory(directory, durably: true)
+            return try await StoreLock.acquire(directory: directory, timeout: lockTimeout)
+        }
+        return try Log(directory: directory, options: options, logger: logger, heldLock: lock)
+    }
+
+    /// Opens the store with the write lock `heldLock` already taken, or takes it now (unless
+    /// read-only) when nil.
+    private init(directory: String, options: LogOptions, logger: Logger, heldLock: StoreLock?) throws {
         do {
             self.directory = directory
             self.options = options
@@ -45,7 +75,7 @@ public final class Log: Sendable {
                 try StoreLayout.prepare(directory, create: false)
             } else {
                 try FileSystem.makeDirectory(directory, durably: true)
-                lock = try StoreLock(directory: directory)
+                lock = try heldLock ?? StoreLock(directory: directory)
                 try StoreLayout.prepare(directory, create: true)
             }
             let zonesDirectory = FileSystem.join(directory, StoreLayout.zonesDirectory)
@@ -76,7 +106,10 @@ public final class Log: Sendable {
             }
             partitions = Mutex(loaded)
             recoveryReport = report
-            for partition in loaded.values { installRollHandler(partition) }
+            for partition in loaded.values {
+                installRollHandler(partition)
+                try partition.publishOpenedEnd()
+            }
             if !options.readOnly, let checkpoint, !Set(checkpoint.keys).isSubset(of: loadedDirectories) {
                 // A zone deleted since the checkpoint was written: its recovery point must not
                 // outlive it and be taken for a later zone's of the same name.
@@ -139,6 +172,7 @@ public final class Log: Sendable {
                     committer: committer, batchCache: batchCache, storeLock: lock,
                     durableEnd: try DurableEndFile(partitionDirectory: path), logger: logger)
                 installRollHandler(partition)
+                try partition.publishOpenedEnd()
                 partitions[name] = partition
                 return partition
             }
@@ -169,6 +203,53 @@ public final class Log: Sendable {
             try FileSystem.removeTree(
                 FileSystem.join(FileSystem.join(directory, StoreLayout.zonesDirectory), StoreLayout.deletedPrefix + directoryName))
         }
+    }
+
+    /// Catches a read-only log up with the writer in another process: every partition takes in
+    /// the batches its writer has made durable since (FORMAT.md §7.2), partitions created since
+    /// appear and deleted ones go. A log open for writing is its own writer: nothing to do.
+    ///
+    /// - Returns: whether anything changed.
+    /// - Throws: `LogError.corruptBatch` for damage below a partition's durable point.
+    @discardableResult
+    public func refresh() throws -> Bool {
+        guard options.readOnly else { return false }
+        return try LogError.translating {
+            guard !closed.withLock({ $0 }) else { throw LogError.closed }
+            let zonesDirectory = FileSystem.join(directory, StoreLayout.zonesDirectory)
+            let names = FileSystem.isDirectory(zonesDirectory) ? try FileSystem.list(zonesDirectory) : []
+            let present = Set(names.filter {
+                !$0.hasPrefix(StoreLayout.temporaryPrefix) && !$0.hasPrefix(StoreLayout.deletedPrefix)
+                    && FileSystem.isDirectory(FileSystem.join(zonesDirectory, $0))
+            })
+            var changed = false
+            let known = partitions.withLock { partitions in
+                // Gone (deleted by the writer, renamed away first): no longer served.
+                let gone = partitions.filter { !present.contains(Self.directoryName($0.value)) }.keys
+                for name in gone { partitions[name] = nil }
+                changed = !gone.isEmpty
+                return partitions
+            }
+            for partition in known.values where try partition.catchUp() { changed = true }
+            let knownDirectories = Set(known.values.map(Self.directoryName))
+            for name in present.subtracting(knownDirectories).sorted() {
+                let path = FileSystem.join(zonesDirectory, name)
+                // A partition being created: its name file is written last, before the rename
+                // that makes the directory visible, so a visible one is whole.
+                var report = RecoveryReport()
+                let loaded = try Self.loadPartition(path, recoveryPoint: nil, options: options, logger: logger, report: &report)
+                let partition = Partition(
+                    name: loaded.zone, directory: path, segments: loaded.segments, recoveryPoint: loaded.recoveryPoint,
+                    options: options, committer: committer, batchCache: batchCache, storeLock: nil, durableEnd: nil, logger: logger)
+                partitions.withLock { $0[loaded.zone] = partition }
+                changed = true
+            }
+            return changed
+        }
+    }
+
+    private static func directoryName(_ partition: Partition) -> String {
+        String(partition.directory.split(separator: "/").last ?? "")
     }
 
     /// Appends a batch to an existing partition; see `Partition.append(_:)`.

@@ -25,6 +25,11 @@ struct PartitionLoader {
         let names = try FileSystem.list(directory)
         var bases = names.compactMap { SegmentName.baseOffset(of: $0, suffix: SegmentName.logSuffix) }.sorted()
         if !options.readOnly { try removeOrphans(names: names, bases: Set(bases), report: &report) }
+        // A reader sees what the writer has made durable, no more (FORMAT.md §7.2): the segments
+        // up to the mark's, that one up to the mark's position. Without a usable mark it falls
+        // back to every whole batch in the files.
+        let visible = options.readOnly ? visibleEnd(mark, bases: bases) : nil
+        if let visible { bases = bases.filter { $0 <= visible.segmentBase } }
         if bases.isEmpty {
             guard !options.readOnly else { return Loaded(zone: zone, segments: [], recoveryPoint: 0) }
             bases = [0]
@@ -55,6 +60,7 @@ struct PartitionLoader {
             let later = bases[(index + 1)...]
             let segment = try LogSegment.recover(
                 file: file, directory: directory, baseOffset: base, durableOffset: durable, isLast: nextBase == nil,
+                visibleEnd: visible.flatMap { $0.segmentBase == base ? $0.position : nil },
                 laterData: {
                     try later.contains { try OpenFile(path: LogSegment.path(directory: directory, baseOffset: $0), writable: false).size() > 0 }
                 },
@@ -71,6 +77,27 @@ struct PartitionLoader {
                     + "\(durable - end) of them are missing")
         }
         return Loaded(zone: zone, segments: segments, recoveryPoint: min(recoveryPoint, end))
+    }
+
+    /// Where a reader stops: the mark, when it names one of the partition's segments. A mark
+    /// that does not (a damaged mark file, a store written before marks, a segment removed under
+    /// it) is ignored, and the reader reads every whole batch as before marks existed.
+    private func visibleEnd(_ mark: DurableEnd?, bases: [Int64]) -> DurableEnd? {
+        guard let mark else {
+            if DurableEnd.isDamaged(partitionDirectory: directory) {
+                logger.warning(
+                    "the durable-end mark is damaged and ignored; reading every whole batch",
+                    metadata: ["partition": "\(directory)"])
+            }
+            return nil
+        }
+        guard bases.contains(mark.segmentBase) || (bases.isEmpty && mark.nextOffset == 0) else {
+            logger.warning(
+                "the durable-end mark names a segment that is not there; ignored, reading every whole batch",
+                metadata: ["partition": "\(directory)", "segmentBase": "\(mark.segmentBase)"])
+            return nil
+        }
+        return mark
     }
 
     /// Index files without a segment, and temporary files of an interrupted atomic write.

@@ -33,6 +33,11 @@ package protocol PartitionedLog: AnyObject, Sendable {
     /// Makes every append so far durable.
     func sync() throws
 
+    /// Catches a read-only view up with what its writer (another process) has made durable since;
+    /// returns whether anything changed. A log that is its own writer returns false.
+    @discardableResult
+    func refresh() throws -> Bool
+
     /// Closes every partition: later appends throw `LogError.closed`.
     func close() throws
 }

@@ -67,6 +67,9 @@ package final class MemoryLog: PartitionedLog {
 
     package func sync() throws {}
 
+    /// Memory has one writer, the log itself: nothing to catch up with.
+    package func refresh() throws -> Bool { false }
+
     package func close() throws {
         let all = state.withLock { state in
             state.closed = true

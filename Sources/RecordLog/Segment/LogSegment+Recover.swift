@@ -22,11 +22,13 @@ extension LogSegment {
     ///   - writerLive: whether a writer may be appending now (a read-only open assumes so).
     ///   - laterData: whether a later segment of the partition holds bytes; asked only when
     ///     there are invalid bytes.
+    ///   - visibleEnd: where a reader stops (the writer's durable-end mark), when before the
+    ///     file's end: the bytes after it are not looked at.
     static func validate(
         file: OpenFile, baseOffset: Int64, durableOffset: Int64, writerLive: Bool, maxBatchBytes: Int,
-        laterData: () throws -> Bool, visit: (RecordBatchHeader, Int64) -> Void = { _, _ in }
+        visibleEnd: Int64? = nil, laterData: () throws -> Bool, visit: (RecordBatchHeader, Int64) -> Void = { _, _ in }
     ) throws -> Validation {
-        let size = try file.size()
+        let size = min(try file.size(), visibleEnd ?? .max)
         let scanner = SegmentScanner(file: file, fileSize: size, maxBatchBytes: maxBatchBytes)
         let outcome = try scanner.scan(from: 0, expectedOffset: baseOffset) { header, position, _ in visit(header, position) }
         guard let (position, problem) = outcome.problem else {
@@ -50,15 +52,17 @@ extension LogSegment {
     ///   - durableOffset: the partition's durable point: offsets below it were acknowledged.
     ///   - isLast: whether this is the partition's last (active) segment.
     ///   - laterData: whether a later segment holds bytes; asked only for invalid bytes.
+    ///   - visibleEnd: for a read-only open, the position of the writer's durable-end mark in
+    ///     this segment: the segment is read up to there and no further.
     /// - Throws: `LogError.corruptBatch` when the invalid bytes are damage (`InvalidBytes`).
     static func recover(
-        file: OpenFile, directory: String, baseOffset: Int64, durableOffset: Int64, isLast: Bool,
+        file: OpenFile, directory: String, baseOffset: Int64, durableOffset: Int64, isLast: Bool, visibleEnd: Int64? = nil,
         laterData: () throws -> Bool, options: LogOptions, logger: Logger, report: inout RecoveryReport
     ) throws -> LogSegment {
         var indexer = SegmentIndexer(baseOffset: baseOffset, intervalBytes: options.indexIntervalBytes)
         let validation = try validate(
             file: file, baseOffset: baseOffset, durableOffset: durableOffset, writerLive: options.readOnly,
-            maxBatchBytes: options.maxBatchBytes, laterData: laterData
+            maxBatchBytes: options.maxBatchBytes, visibleEnd: visibleEnd, laterData: laterData
         ) { header, position in indexer.didAppend(header, at: position) }
         let outcome = validation.outcome
         if let (position, problem, verdict) = validation.invalid {

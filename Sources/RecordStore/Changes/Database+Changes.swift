@@ -13,6 +13,7 @@ extension Database {
     public func fetchZoneChanges(
         in zoneID: ZoneID, since token: ServerChangeToken?, resultsLimit: Int? = nil, desiredKeys: [String]? = nil
     ) async throws -> ZoneChanges {
+        try await refreshBeforeRead()
         let (zone, from, end) = try changeRange(in: zoneID, since: token)
         let page = try ZoneChangePage.read(
             zone, from: from, to: end, limit: try Self.changesLimit(resultsLimit), desiredKeys: desiredKeys.map(Set.init))
@@ -46,6 +47,7 @@ extension Database {
         in zoneID: ZoneID, since token: ServerChangeToken?, resultsLimit: Int? = nil,
         recordChanged: (StoredRecord) throws -> Void, recordDeleted: (ZoneChanges.Deletion) throws -> Void
     ) async throws -> (changeToken: ServerChangeToken, moreComing: Bool, clientChangeTokenData: Data?) {
+        try await refreshBeforeRead()
         let (zone, from, end) = try changeRange(in: zoneID, since: token)
         let scan = try ZoneChangeScan(zone, from: from, to: end, limit: try Self.changesLimit(resultsLimit))
         for entry in scan.entries {
@@ -106,6 +108,7 @@ extension Database {
     /// - Throws: `invalidArguments` for a token that is malformed, of another store or a zone token.
     public func fetchDatabaseChanges(since token: ServerChangeToken?) async throws -> DatabaseChanges {
         try checkOpen()
+        try await refreshBeforeRead()
         let zones = state.withLock { state in
             state.zones.values.map {
                 TokenContent.Entry(zoneName: $0.zoneID.zoneName, position: ZonePosition(incarnation: $0.incarnation, offset: $0.partition.endOffset))

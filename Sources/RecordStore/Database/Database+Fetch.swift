@@ -7,6 +7,7 @@ extension Database {
     /// - Returns: one result per ID: the record, or `unknownItem` / `zoneNotFound`.
     public func records(for ids: [RecordID], desiredKeys: [String]? = nil) async throws -> [RecordID: Result<Record, RecordStoreError>] {
         try checkOpen()
+        try await refreshBeforeRead()
         var results: [RecordID: Result<Record, RecordStoreError>] = [:]
         for id in ids {
             do {

@@ -64,6 +64,7 @@ extension Database {
     /// Every zone, the default zone included, sorted by name.
     public func allZones() async throws -> [ZoneID] {
         try checkOpen()
+        try await refreshBeforeRead()
         return state.withLock { $0.zones.keys.sorted { $0.zoneName < $1.zoneName } }
     }
 
@@ -72,6 +73,7 @@ extension Database {
     /// - Throws: `zoneNotFound` when it does not.
     public func fetchZone(_ zoneID: ZoneID) async throws -> ZoneID {
         try checkOpen()
+        try await refreshBeforeRead()
         guard state.withLock({ $0.zones[zoneID] != nil }) else { throw RecordStoreError.zoneNotFound(zoneID) }
         return zoneID
     }
@@ -86,13 +88,13 @@ extension Database {
         var report = OpenReport()
         let registry = try ZoneRegistry(system: system)
         var live = registry.live
-        if live[RecordLimits.defaultZoneName] == nil {
+        if live[RecordLimits.defaultZoneName] == nil, !isReadOnly {
             var batch = RecordBatchBuilder()
             batch.append(key: RecordLimits.defaultZoneName, value: [], headers: StoredEvent.headers(.createZone))
             live[RecordLimits.defaultZoneName] = try await system.append(batch).lowerBound
         }
-        // A zone deleted in the system log whose files survived a crash.
-        for name in registry.deletedButPresent(partitions: log.partitionNames) {
+        // A zone deleted in the system log whose files survived a crash (the writer removes them).
+        for name in registry.deletedButPresent(partitions: log.partitionNames) where !isReadOnly {
             try log.deletePartition(named: name)
         }
         report.unregisteredZones = registry.unregistered(partitions: log.partitionNames).filter { live[$0] == nil }
@@ -104,10 +106,16 @@ extension Database {
         var snapshot = loadSnapshot()
         let covered = snapshot.mapValues(\.covered)
         var zones: [ZoneID: ZoneState] = [:]
+        let present = Set(log.partitionNames)
         for (name, incarnation) in live {
             let zoneID = ZoneID(zoneName: name)
-            var zone = ZoneState(zoneID: zoneID, partition: try log.createPartition(named: name), incarnation: incarnation)
+            // A reader cannot create a registered zone's directory; until its writer has, the zone
+            // is not served (`refresh()` looks again).
+            if isReadOnly, !present.contains(name) { continue }
+            let partition = isReadOnly ? try log.partition(named: name) : try log.createPartition(named: name)
+            var zone = ZoneState(zoneID: zoneID, partition: partition, incarnation: incarnation)
             var from = zone.partition.startOffset
+            let end = zone.partition.endOffset
             // A checkpoint of this incarnation that covers no more than the log holds: start from it.
             if var saved = snapshot.removeValue(forKey: name), saved.covered.incarnation == incarnation,
                 saved.covered.offset >= from, saved.covered.offset <= zone.partition.endOffset
@@ -119,15 +127,17 @@ extension Database {
                 from = saved.covered.offset
                 report.zonesFromSnapshot += 1
             }
-            try zone.partition.forEachRecordInPlace(from: from, to: nil, cached: false) { event in
+            try zone.partition.forEachRecordInPlace(from: from, to: end, cached: false) { event in
                 try zone.apply(event)
                 report.replayedEvents += 1
                 return true
             }
+            zone.replayedEnd = end
             zones[zoneID] = zone
         }
         state.withLock { state in
             state.zones = zones
+            state.systemReplayedEnd = system.endOffset
             // The checkpoint on disk is the basis of this open when it covers every zone as it
             // is now, up to its end or to an offset before it (a tail replayed above): a close
             // then rewrites it only once enough has been appended since (`checkpointAfterEvents`).

@@ -33,6 +33,15 @@ import StorageKit
 ///   its own — never for a task, a lock or I/O, so the wait is bounded by the work and cannot
 ///   starve the cooperative pool. `CommitTuning.off` turns every split off.
 /// - **Atomics** for flags read on every request (closed) and process-wide switches.
+/// - **Reads on the caller's thread** of bytes already in the page cache, as every fetch reads
+///   the log: a read-only database's catch-up with its writer process (``refresh()``, before
+///   each read) reads each zone's 1 KiB durable-end mark and, when it moved, validates and
+///   replays only the new batches, under the administration lock and then the state lock.
+/// - **Polling with a sleep** for the one wait on another process: opening for writing while
+///   another writer holds the store's lock retries a non-blocking `flock` with `Task.sleep`
+///   between attempts (1 to 16 ms, jittered) until `lockTimeout`. A blocking `flock` on a
+///   thread of its own was the alternative; it has no timeout and cannot be cancelled, so the
+///   thread would outlive the open that gave up. A sleep holds no thread at all.
 ///
 /// `close()`, `checkpoint()` and `register(_:)` are synchronous by contract and do their disk
 /// work (checkpoint files, replay) on the caller's thread: call them at startup and shutdown, or
@@ -50,6 +59,8 @@ public final class Database: Sendable {
         var currentViewSnapshots: Set<String> = []
         /// The buffers commits encode into, reused from one commit to the next.
         var commitBuffers = CommitBuffers()
+        /// How far a read-only database has read the system partition (zones, subscriptions).
+        var systemReplayedEnd: Int64 = 0
 
         /// Each zone's incarnation and end offset now.
         var positions: [String: ZonePosition] {
@@ -82,9 +93,17 @@ public final class Database: Sendable {
     /// The performance tricks' thresholds, taken when the database opened.
     let tuning: CommitTuning
 
+    /// Whether this database was opened read-only, beside the store's writer
+    /// (``init(directory:readOnly:durability:lockTimeout:maximumItemsPerRequest:checkpointAfterEvents:logger:)``).
+    public let isReadOnly: Bool
+
     /// How many group syncs the log has run since the database was opened: concurrent commits
     /// share them, so under load this grows slower than the number of commits.
     public var syncCount: Int { log.syncCount }
+
+    /// How long an open for writing waits, by default, for another writer to close the store:
+    /// five seconds, as SQLite users set a busy timeout.
+    public static let defaultLockTimeout: Duration = .seconds(5)
 
     /// The most items one `modifyRecords` call may hold.
     public let maximumItemsPerRequest: Int
@@ -96,6 +115,16 @@ public final class Database: Sendable {
     /// by replaying the log.
     ///
     /// - Parameters:
+    ///   - readOnly: open beside the store's writer — another process, or none — without taking
+    ///     its lock and without writing anything: the database serves what the writer has made
+    ///     durable (whole commits, never part of one), catches up before each read and on
+    ///     ``refresh()``, and refuses changes with `LogError.readOnly`. Any number of read-only
+    ///     databases may be open beside the one writer. The store must exist.
+    ///   - lockTimeout: how long to wait for another writer (another process, or another
+    ///     `Database` on this directory) to close the store before failing with `LogError.locked`:
+    ///     a few seconds, as apps set SQLite's busy timeout, because writers that each open,
+    ///     commit and close (a command-line tool run by a script, several at once) hold the lock
+    ///     for milliseconds and should take turns, not fail. `.zero` fails at once.
     ///   - maximumItemsPerRequest: CloudKit's 400 by default; an embedded store may allow larger
     ///     atomic commits (bulk imports), up to the log's batch size limit.
     ///   - checkpointAfterEvents: `close()` writes a new checkpoint (the key index and the views'
@@ -104,28 +133,32 @@ public final class Database: Sendable {
     ///     after the older checkpoint, which for 10,000 events takes milliseconds. 0 writes one
     ///     at every close that follows a change. `checkpoint()` always writes.
     ///
-    /// - Throws: `LogError` when the log cannot be opened (locked, corrupt — see `Log.repair`),
-    ///   `RecordStoreError(.internalError)` when an event in it cannot be decoded.
+    /// - Throws: `LogError` when the log cannot be opened (`.locked` when another writer still
+    ///   has it after `lockTimeout`; corrupt — see `Log.repair`), `RecordStoreError(.internalError)`
+    ///   when an event in it cannot be decoded.
     public convenience init(
-        directory: String, durability: LogOptions.Durability = .fsync,
+        directory: String, readOnly: Bool = false, durability: LogOptions.Durability = .fsync,
+        lockTimeout: Duration = Database.defaultLockTimeout,
         maximumItemsPerRequest: Int = Database.defaultMaximumItemsPerRequest, checkpointAfterEvents: Int64 = 10_000,
         logger: Logger = Logger(label: "RecordStore")
     ) async throws {
-        var options = LogOptions(durability: durability)
+        var options = LogOptions(readOnly: readOnly, durability: durability)
         options.compression = .lz4
         try await self.init(
-            directory: directory, options: options,
+            directory: directory, options: options, lockTimeout: lockTimeout,
             maximumItemsPerRequest: maximumItemsPerRequest, checkpointAfterEvents: checkpointAfterEvents, logger: logger)
     }
 
     /// Opens or creates the database in `directory` with the log's own options (segment size,
-    /// preallocation): for the reliability harness, which rolls segments often.
+    /// preallocation, read-only): for the reliability harness, which rolls segments often.
     package convenience init(
-        directory: String, options: LogOptions, maximumItemsPerRequest: Int = Database.defaultMaximumItemsPerRequest,
+        directory: String, options: LogOptions, lockTimeout: Duration = Database.defaultLockTimeout,
+        maximumItemsPerRequest: Int = Database.defaultMaximumItemsPerRequest,
         checkpointAfterEvents: Int64 = 10_000, logger: Logger = Logger(label: "RecordStore")
     ) async throws {
+        let log = try await Log.open(directory: directory, options: options, lockTimeout: lockTimeout, logger: logger)
         try await self.init(
-            directory: directory, log: try Log(directory: directory, options: options, logger: logger),
+            directory: directory, log: log,
             maximumItemsPerRequest: maximumItemsPerRequest, checkpointAfterEvents: checkpointAfterEvents, logger: logger)
     }
 
@@ -147,7 +180,7 @@ public final class Database: Sendable {
     /// events in memory; ``directory`` is nil and ``syncCount`` stays 0.
     ///
     /// - Parameters:
-    ///   - maximumItemsPerRequest: as for ``init(directory:durability:maximumItemsPerRequest:checkpointAfterEvents:logger:)``.
+    ///   - maximumItemsPerRequest: as for ``init(directory:readOnly:durability:lockTimeout:maximumItemsPerRequest:checkpointAfterEvents:logger:)``.
     public static func inMemory(
         maximumItemsPerRequest: Int = Database.defaultMaximumItemsPerRequest, logger: Logger = Logger(label: "RecordStore")
     ) async throws -> Database {
@@ -167,8 +200,9 @@ public final class Database: Sendable {
         self.logger = logger
         tuning = CommitTuning.current
         self.log = log
-        system = try log.createPartition(named: StoredEvent.systemPartition)
-        storeID = try await Self.storeIdentity(system)
+        isReadOnly = log.options.readOnly
+        system = isReadOnly ? try log.partition(named: StoredEvent.systemPartition) : try log.createPartition(named: StoredEvent.systemPartition)
+        storeID = try await Self.storeIdentity(system, readOnly: isReadOnly)
         state = LockedValue(State())
         let report = try await loadZones()
         state.withLock { $0.openReport = report }
@@ -190,7 +224,7 @@ public final class Database: Sendable {
         // The checkpoint only saves time on the next open: the log is closed whatever happens to
         // it, and its failure is reported after.
         var checkpointFailure: (any Error)?
-        do { try checkpoint(unlessTailBelow: checkpointAfterEvents) } catch {
+        do { if !isReadOnly { try checkpoint(unlessTailBelow: checkpointAfterEvents) } } catch {
             logger.warning("could not write the checkpoint; the next open replays the log", metadata: ["error": "\(error)"])
             checkpointFailure = error
         }
@@ -207,11 +241,15 @@ public final class Database: Sendable {
     }
 
     /// Reads the store's identity event, writing it first in a new store.
-    private static func storeIdentity(_ system: any LogPartition) async throws -> [UInt8] {
+    private static func storeIdentity(_ system: any LogPartition, readOnly: Bool) async throws -> [UInt8] {
         if system.endOffset > 0, let first = try system.records(from: 0, to: nil, limit: 1).first,
             StoredEvent.kind(of: first) == .storeIdentity, let value = first.value, value.count == 16
         {
             return Array(value)
+        }
+        guard !readOnly else {
+            throw RecordStoreError(
+                .internalError, "The store is being created by its writer and has no durable identity yet; open it again.")
         }
         guard system.endOffset == 0 else {
             throw RecordStoreError(.internalError, "the store's system log does not start with its identity")

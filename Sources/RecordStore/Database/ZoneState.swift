@@ -14,6 +14,9 @@ struct ZoneState: Sendable {
     var indexes = ZoneIndexes()
     /// The latest client change token a commit of this zone carried, if any.
     var clientToken: ClientChangeTokenMark?
+    /// How far the state has replayed the partition: what a read-only database's `refresh()`
+    /// replays from (a writer's state moves with its own commits and does not keep it).
+    var replayedEnd: Int64 = 0
 
     init(zoneID: ZoneID, partition: any LogPartition, incarnation: Int64) {
         self.zoneID = zoneID

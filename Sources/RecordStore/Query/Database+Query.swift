@@ -27,6 +27,7 @@ extension Database {
         matching query: RecordQuery, inZoneWith zoneID: ZoneID? = nil, desiredKeys: [String]? = nil, resultsLimit: Int = 100
     ) async throws -> QueryResult {
         try checkOpen()
+        try await refreshBeforeRead()
         try QueryValidation.validate(query, resultsLimit: resultsLimit)
         return try runQuery(query, zoneID: zoneID, after: nil, desiredKeys: desiredKeys, resultsLimit: resultsLimit)
     }
@@ -39,6 +40,7 @@ extension Database {
         continuingMatchFrom cursor: QueryCursor, desiredKeys: [String]? = nil, resultsLimit: Int = 100
     ) async throws -> QueryResult {
         try checkOpen()
+        try await refreshBeforeRead()
         try QueryValidation.validate(cursor.query, resultsLimit: resultsLimit)
         return try runQuery(cursor.query, zoneID: cursor.zoneID, after: cursor.position, desiredKeys: desiredKeys, resultsLimit: resultsLimit)
     }

@@ -19,6 +19,8 @@ extension Database {
     /// covers every zone as it is now but for fewer than `minimumTail` events appended since.
     func checkpoint(unlessTailBelow minimumTail: Int64) throws {
         try checkOpen()
+        // A reader writes nothing: the checkpoint is its writer's to keep.
+        guard !isReadOnly else { return }
         // An in-memory database has nowhere to keep a checkpoint, and no later open to read one.
         guard let directory, let snapshotPath else { return }
         try log.sync()

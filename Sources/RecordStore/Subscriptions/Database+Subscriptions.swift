@@ -51,6 +51,7 @@ extension Database {
     /// Every saved subscription, sorted by ID.
     public func allSubscriptions() async throws -> [Subscription] {
         try checkOpen()
+        try await refreshBeforeRead()
         return subscriptions.all
     }
 

@@ -1,0 +1,90 @@
+import RecordLog
+
+// A read-only database beside a writer in another process (FORMAT.md §7.5): it serves the
+// writer's durable commits and catches up with later ones.
+extension Database {
+    /// Catches a read-only database up with what the store's writer — another process — has
+    /// made durable since: new commits are applied to the records, folded into the registered
+    /// views and delivered to the subscriptions; zones created or deleted appear or go. A
+    /// database open for writing is its own writer: this returns at once.
+    ///
+    /// Every read of a read-only database (fetches, queries, change fetches, zone lists) does
+    /// this first, so calling it is needed only to have views and subscriptions move without a
+    /// read. The commits a refresh finds reach each subscription together, as one publication
+    /// per zone (a zone subscription is notified once for them, a query subscription per
+    /// matching record). It costs a look at each zone's durable-end mark (a 1 KiB read) and the store's zone
+    /// list when nothing changed, and replays only the new commits when something did.
+    ///
+    /// ```swift
+    /// let reader = try await Database(directory: path, readOnly: true)
+    /// let stream = try reader.notifications(for: "notes")  // saved by the writer
+    /// try await reader.refresh()                            // delivers the writer's new commits
+    /// ```
+    ///
+    /// - Throws: `LogError.corruptBatch` for damage below what the writer made durable;
+    ///   `internalError` for an event that cannot be decoded.
+    public func refresh() async throws {
+        try checkOpen()
+        guard isReadOnly else { return }
+        try await administration.run { try catchUp() }
+    }
+
+    /// The catch-up every read of a read-only database does first (``refresh()``).
+    func refreshBeforeRead() async throws {
+        guard isReadOnly else { return }
+        try await refresh()
+    }
+
+    /// Reads what the writer made durable since the last look and applies it; tells the
+    /// subscriptions after the state lock is released, one publication per zone that changed.
+    ///
+    /// The log catches up under the state lock, with the state: a view registered meanwhile is
+    /// built from exactly the events the state holds, and is then folded only what follows.
+    private func catchUp() throws {
+        var zoneChanges: [(zoneID: ZoneID, deleted: Bool)] = []
+        var recordChanges: [[RecordChange]] = []
+        try state.withLock { state in
+            guard try log.refresh() else { return }
+            let systemGrew = state.systemReplayedEnd < system.endOffset
+            // The system partition holds only zone and subscription events: read whole, it is small.
+            let registry = try ZoneRegistry(system: system)
+            if systemGrew { try loadSubscriptions() }
+            state.systemReplayedEnd = system.endOffset
+            let present = Set(log.partitionNames)
+            // Deleted, or deleted and created again (another incarnation): gone with its records.
+            for (zoneID, zone) in state.zones where registry.live[zoneID.zoneName] != zone.incarnation {
+                state.zones[zoneID] = nil
+                for view in state.views { _ = view.fold([.zoneDeleted(zoneID)], false) }
+                zoneChanges.append((zoneID, true))
+            }
+            // Created, once the writer has made its directory.
+            for (name, incarnation) in registry.live.sorted(by: { $0.key < $1.key }) where present.contains(name) {
+                let zoneID = ZoneID(zoneName: name)
+                guard state.zones[zoneID] == nil else { continue }
+                state.zones[zoneID] = ZoneState(zoneID: zoneID, partition: try log.partition(named: name), incarnation: incarnation)
+                zoneChanges.append((zoneID, false))
+            }
+            for zoneID in state.zones.keys.sorted(by: { $0.zoneName < $1.zoneName }) {
+                guard var zone = state.zones.removeValue(forKey: zoneID) else { continue }
+                defer { state.zones[zoneID] = zone }
+                let end = zone.partition.endOffset
+                guard end > zone.replayedEnd else { continue }
+                var changes: [RecordChange] = []
+                var events: [ViewEvent] = []
+                try zone.partition.forEachRecordInPlace(from: zone.replayedEnd, to: end, cached: false) { event in
+                    if let (change, view) = try zone.follow(event) {
+                        changes.append(change)
+                        events.append(view)
+                    }
+                    return true
+                }
+                zone.replayedEnd = end
+                // Whole commits only: the partition ends on a commit's boundary (the writer's mark).
+                if !events.isEmpty { for view in state.views { _ = view.fold(events, false) } }
+                if !changes.isEmpty { recordChanges.append(changes) }
+            }
+        }
+        for change in zoneChanges { subscriptions.publishZoneChange(change.zoneID, deleted: change.deleted) }
+        for changes in recordChanges { subscriptions.publish(changes) }
+    }
+}
