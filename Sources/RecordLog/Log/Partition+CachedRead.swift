@@ -64,7 +64,9 @@ extension Partition {
         from: Int64, to: Int64?,
         _ body: (RecordBatchHeader, UnsafeRawBufferPointer, Range<Int64>, BatchCache.Batch?) throws -> Bool
     ) throws {
-        let (start, last) = state.withLock { ($0.segments.first?.baseOffset ?? 0, $0.segments.last?.nextOffset ?? 0) }
+        let (start, last, cacheNumber) = state.withLock {
+            ($0.segments.first?.baseOffset ?? 0, $0.segments.last?.nextOffset ?? 0, $0.cacheNumber)
+        }
         guard from >= start, from <= last else { throw LogError.offsetOutOfRange(offset: from, start: start, end: last) }
         var next = from
         let end = min(to ?? last, last)

@@ -6,7 +6,8 @@ extension Database {
     ///
     /// - Throws: `zoneNotFound`; `invalidArguments` for a token that is malformed, of another
     ///   store, of another zone or a database token; `changeTokenExpired` for a token of a deleted
-    ///   incarnation of the zone, or older or newer than the log holds.
+    ///   incarnation of the zone, newer than the log, or older than the zone's expiry offset
+    ///   (compaction dropped a delete after it: fetch from nil, which returns every live record).
     public func fetchZoneChanges(
         in zoneID: ZoneID, since token: ServerChangeToken?, resultsLimit: Int? = nil, desiredKeys: [String]? = nil
     ) async throws -> ZoneChanges {
@@ -76,10 +77,14 @@ extension Database {
             throw RecordStoreError(.invalidArguments, "The change token belongs to zone \"\(entry.zoneName)\", not \"\(zoneID.zoneName)\".", zoneID: zoneID)
         }
         let position = entry.position
-        guard position.incarnation == zone.incarnation, position.offset >= partition.startOffset, position.offset <= end else {
+        // Below the expiry offset, compaction may have dropped a delete the token's holder has
+        // not seen: only a fetch from nil can tell it what is live (FORMAT.md §11.1). At or
+        // above it every change since the token is in the log: removed records were replaced
+        // by later events, which the fetch reports.
+        guard position.incarnation == zone.incarnation, position.offset >= partition.expiryOffset, position.offset <= end else {
             throw RecordStoreError.changeTokenExpired(zoneID)
         }
-        return (zone, position.offset, end)
+        return (zone, max(position.offset, partition.startOffset), end)
     }
 
     /// A zone token at `offset`.

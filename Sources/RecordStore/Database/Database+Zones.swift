@@ -108,14 +108,15 @@ extension Database {
             let zoneID = ZoneID(zoneName: name)
             var zone = ZoneState(zoneID: zoneID, partition: try log.createPartition(named: name), incarnation: incarnation)
             var from = zone.partition.startOffset
-            // A checkpoint of this incarnation that covers no more than the log holds: start from it.
+            // A checkpoint of this incarnation that covers no more than the log holds, and no
+            // less than compaction kept every delete of: start from it (FORMAT.md §11.1).
             if var saved = snapshot.removeValue(forKey: name), saved.covered.incarnation == incarnation,
-                saved.covered.offset >= from, saved.covered.offset <= zone.partition.endOffset
+                saved.covered.offset >= zone.partition.expiryOffset, saved.covered.offset <= zone.partition.endOffset
             {
                 // Swapped out, not copied: a copy left with the snapshot would make the tail's
                 // first write copy every array of the index to the heap.
                 swap(&zone.records, &saved.records)
-                from = saved.covered.offset
+                from = max(saved.covered.offset, from)
                 report.zonesFromSnapshot += 1
             }
             try zone.partition.forEachRecordInPlace(from: from, to: nil, cached: false) { event in

@@ -27,7 +27,9 @@ import StorageKit
 ///   folds (`ViewFeed`), zone and subscription changes (`AsyncLock`, a lock held across the
 ///   durable write), and subscription streams (`AsyncStream`).
 /// - **Serial dispatch queues** for what must block or take long: every `fdatasync` runs on the
-///   group committer's queue, and a large commit's fold on each view's queue.
+///   group committer's queue, a large commit's fold on each view's queue, and every compaction
+///   (asked for, or due by the ``CompactionPolicy``) on the database's compaction queue, which
+///   holds up a writer only while a cleaned segment takes the old ones' place.
 /// - **Fork-join on a second core** (`SecondThread`, `ReplayPipeline`) for CPU work split in two:
 ///   the caller does one half and then waits for the other, which already runs on a thread of
 ///   its own — never for a task, a lock or I/O, so the wait is bounded by the work and cannot
@@ -81,6 +83,8 @@ public final class Database: Sendable {
     let logger: Logger
     /// The performance tricks' thresholds, taken when the database opened.
     let tuning: CommitTuning
+    /// Runs compactions, asked for or due (``CompactionPolicy``), on a queue of its own.
+    let compactor: ZoneCompactor
 
     /// How many group syncs the log has run since the database was opened: concurrent commits
     /// share them, so under load this grows slower than the number of commits.
@@ -103,19 +107,23 @@ public final class Database: Sendable {
     ///     been appended since the one on disk; until then the next open replays those events
     ///     after the older checkpoint, which for 10,000 events takes milliseconds. 0 writes one
     ///     at every close that follows a change. `checkpoint()` always writes.
+    ///   - compaction: when zones' logs are compacted and how long deletes are kept: in the
+    ///     background once half a zone's sealed log was written since its last compaction, and
+    ///     deletes for 24 hours, by default (``CompactionPolicy``).
     ///
     /// - Throws: `LogError` when the log cannot be opened (locked, corrupt — see `Log.repair`),
     ///   `RecordStoreError(.internalError)` when an event in it cannot be decoded.
     public convenience init(
         directory: String, durability: LogOptions.Durability = .fsync,
         maximumItemsPerRequest: Int = Database.defaultMaximumItemsPerRequest, checkpointAfterEvents: Int64 = 10_000,
-        logger: Logger = Logger(label: "RecordStore")
+        compaction: CompactionPolicy = CompactionPolicy(), logger: Logger = Logger(label: "RecordStore")
     ) async throws {
         var options = LogOptions(durability: durability)
         options.compression = .lz4
         try await self.init(
             directory: directory, log: try Log(directory: directory, options: options, logger: logger),
-            maximumItemsPerRequest: maximumItemsPerRequest, checkpointAfterEvents: checkpointAfterEvents, logger: logger)
+            maximumItemsPerRequest: maximumItemsPerRequest, checkpointAfterEvents: checkpointAfterEvents, compaction: compaction,
+            logger: logger)
     }
 
     /// A new, empty database that lives in memory only: no directory, no file, nothing left when
@@ -143,14 +151,17 @@ public final class Database: Sendable {
         // The batches are encoded as on disk (LZ4); durability has no meaning in memory.
         return try await Database(
             directory: nil, log: MemoryLog(options: LogOptions()), maximumItemsPerRequest: maximumItemsPerRequest, checkpointAfterEvents: 0,
-            logger: logger)
+            compaction: .manual, logger: logger)
     }
 
-    /// Opens a database over `log`, whose files (if any) are under `directory`.
-    private init(
-        directory: String?, log: any PartitionedLog, maximumItemsPerRequest: Int, checkpointAfterEvents: Int64, logger: Logger
+    /// Opens a database over `log`, whose files (if any) are under `directory`. Internal, not
+    /// private: tests open one over a log with small segments.
+    init(
+        directory: String?, log: any PartitionedLog, maximumItemsPerRequest: Int, checkpointAfterEvents: Int64,
+        compaction: CompactionPolicy, logger: Logger
     ) async throws {
         self.directory = directory
+        compactor = ZoneCompactor(policy: compaction, logger: logger)
         self.maximumItemsPerRequest = max(1, maximumItemsPerRequest)
         self.checkpointAfterEvents = max(0, checkpointAfterEvents)
         self.logger = logger
