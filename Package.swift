@@ -115,6 +115,7 @@ let package = Package(
             dependencies: [
                 "LogInspection",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tools/recordlog"
         ),

@@ -211,3 +211,27 @@ import TestSupport
         }
     }
 }
+
+extension DatabaseCompactionTests {
+    /// The save offset a change tag names (`<incarnation>-<offset>`, base 36).
+    static func offset(ofTag tag: String?) -> Int64? {
+        tag.flatMap { $0.split(separator: "-").last }.flatMap { Int64($0, radix: 36) }
+    }
+
+    @Test("a version compaction removed reads as gone (nil), the latest as itself", arguments: StoreKind.allCases)
+    func removedVersionIsGone(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
+            var record = try await database.save(makeRecord("r", ["n": .int64(1)]))
+            let first = try #require(Self.offset(ofTag: record.recordChangeTag))
+            record["n"] = .int64(2)
+            record = try await database.save(record)
+            let second = try #require(Self.offset(ofTag: record.recordChangeTag))
+            let zone = try database.zone(.default)
+            #expect(try zone.savedRecord(named: "r", at: first)?["n"] == .int64(1))
+            try await database.compact()
+            #expect(try zone.savedRecord(named: "r", at: first) == nil)
+            #expect(try zone.savedRecord(named: "r", at: second)?["n"] == .int64(2))
+            #expect(try zone.savedRecord(named: "r", at: -5) == nil)
+        }
+    }
+}

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LogInspection
+import Logging
 
 /// recordlog: administer a RecordLog store — compact it, repair it, checkpoint it.
 @main
@@ -36,6 +37,13 @@ struct RecordLogAdmin: AsyncParsableCommand {
 struct StoreOptions: ParsableArguments {
     @Argument(help: "The store directory.") var store: String
     @Flag(help: "Print one JSON object instead of lines for people.") var json = false
+
+    /// Warnings and errors only, on stderr: the report is the output.
+    var logger: Logger {
+        var logger = Logger(label: "recordlog")
+        logger.logLevel = .warning
+        return logger
+    }
 
     func print(_ result: StoreAdministration.Result) {
         Swift.print(json ? result.json.pretty() : result.text())
@@ -78,7 +86,8 @@ struct CompactCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingErrors {
             options.print(
-                try await StoreAdministration.compact(store: options.store, zone: zone, tombstoneRetention: retain.map { .seconds($0) }))
+                try await StoreAdministration.compact(
+                    store: options.store, zone: zone, tombstoneRetention: retain.map { .seconds($0) }, logger: options.logger))
         }
     }
 }
@@ -99,7 +108,7 @@ struct RepairCommand: AsyncParsableCommand {
     @OptionGroup var options: StoreOptions
 
     func run() async throws {
-        try await reportingErrors { options.print(try StoreAdministration.repair(store: options.store)) }
+        try await reportingErrors { options.print(try StoreAdministration.repair(store: options.store, logger: options.logger)) }
     }
 }
 
@@ -114,6 +123,6 @@ struct CheckpointCommand: AsyncParsableCommand {
     @OptionGroup var options: StoreOptions
 
     func run() async throws {
-        try await reportingErrors { options.print(try await StoreAdministration.checkpoint(store: options.store)) }
+        try await reportingErrors { options.print(try await StoreAdministration.checkpoint(store: options.store, logger: options.logger)) }
     }
 }

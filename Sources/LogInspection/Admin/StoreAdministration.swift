@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import RecordLog
 import RecordStore
 
@@ -24,8 +25,11 @@ public enum StoreAdministration {
     /// `Database.compact(zone:tombstoneRetention:)` does.
     ///
     /// - Throws: `LogError` (locked, corrupt: run `repair`), `RecordStoreError.zoneNotFound`.
-    public static func compact(store: String, zone: String?, tombstoneRetention: Duration? = nil) async throws -> Result {
-        let database = try await Database(directory: store, compaction: .manual)
+    public static func compact(
+        store: String, zone: String?, tombstoneRetention: Duration? = nil, logger: Logger = Logger(label: "recordlog")
+    ) async throws -> Result {
+        try requireStore(store)
+        let database = try await Database(directory: store, compaction: .manual, logger: logger)
         do {
             let reports = try await database.compact(zone: zone.map { ZoneID(zoneName: $0) }, tombstoneRetention: tombstoneRetention)
             try database.close()
@@ -45,8 +49,8 @@ public enum StoreAdministration {
 
     /// Repairs the store at `store` as `Log.repair(directory:)` does: each zone cut at its first
     /// corrupt batch, every removed byte moved to `lost+found/`.
-    public static func repair(store: String) throws -> Result {
-        let report = try Log.repair(directory: store)
+    public static func repair(store: String, logger: Logger = Logger(label: "recordlog")) throws -> Result {
+        let report = try Log.repair(directory: store, logger: logger)
         let repairs = report.repairs.map { repair -> JSONValue in
             .object([
                 ("zone", .string(repair.partition)), ("file", .string(repair.file)), ("position", .int(repair.position)),
@@ -71,8 +75,9 @@ public enum StoreAdministration {
 
     /// Writes a checkpoint of the store at `store` now (`Database.checkpoint()`): the key index,
     /// so that the next open replays only what follows.
-    public static func checkpoint(store: String) async throws -> Result {
-        let database = try await Database(directory: store, compaction: .manual)
+    public static func checkpoint(store: String, logger: Logger = Logger(label: "recordlog")) async throws -> Result {
+        try requireStore(store)
+        let database = try await Database(directory: store, compaction: .manual, logger: logger)
         do {
             try database.checkpoint()
             let report = database.openReport
@@ -88,6 +93,15 @@ public enum StoreAdministration {
         } catch {
             try? database.close()
             throw error
+        }
+    }
+
+    /// Refuses a directory that is not a store: opening one as a writer would create a store in it.
+    ///
+    /// - Throws: `LogError.notAStore`.
+    static func requireStore(_ path: String) throws {
+        guard FileManager.default.fileExists(atPath: path + "/recordlog.meta") else {
+            throw LogError.notAStore(path: path, reason: "it holds no recordlog.meta: not a RecordLog store (nothing was changed)")
         }
     }
 

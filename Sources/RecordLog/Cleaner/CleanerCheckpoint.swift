@@ -3,24 +3,25 @@ import StorageKit
 /// What compaction has done to a partition, kept in its directory as `cleaner-checkpoint`
 /// (FORMAT.md §13.2): where the log now starts, how far it was cleaned, and below which offset
 /// deletes may have been dropped. A partition never compacted has no file: all three are 0.
-struct CleanerCheckpoint: Sendable, Equatable {
-    static let fileName = "cleaner-checkpoint"
+/// Package access: `log-inspect summary` reads it too.
+package struct CleanerCheckpoint: Sendable, Equatable {
+    package static let fileName = "cleaner-checkpoint"
     private static let magic = "RecordLog cleaner 1"
 
     /// The first offset the log holds: the segments below it were emptied by compaction and removed.
-    var logStartOffset: Int64 = 0
+    package var logStartOffset: Int64 = 0
     /// Offsets below it were in segments the last compaction cleaned (Kafka's first dirty offset).
-    var cleanedThrough: Int64 = 0
+    package var cleanedThrough: Int64 = 0
     /// A reader whose position is below it may have missed a delete that compaction dropped.
-    var expiryOffset: Int64 = 0
+    package var expiryOffset: Int64 = 0
 
-    static func path(directory: String) -> String { FileSystem.join(directory, fileName) }
+    package static func path(directory: String) -> String { FileSystem.join(directory, fileName) }
 
     /// The checkpoint of the partition at `directory`; all zeros when it has none.
     ///
     /// - Throws: `LogError.damagedFile` when the file is there but is not a checkpoint: the log
     ///   start and the expiry offset cannot be guessed.
-    static func read(directory: String) throws -> CleanerCheckpoint {
+    package static func read(directory: String) throws -> CleanerCheckpoint {
         let path = path(directory: directory)
         guard FileSystem.exists(path) else { return CleanerCheckpoint() }
         let bytes = try FileSystem.readAll(path)
