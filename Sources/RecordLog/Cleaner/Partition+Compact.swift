@@ -39,12 +39,15 @@ extension Partition {
     /// ratio): bytes of the segments at or after the cleaned range, over all sealed bytes; 0
     /// when there are none. What an automatic compaction compares with its threshold.
     public var dirtyRatio: Double {
+        // Asked after every commit (`CompactionPolicy`): a loop over the segments, no allocation.
         state.withLock { state in
-            let sealed = state.segments.dropLast()
-            let total = sealed.reduce(Int64(0)) { $0 + $1.size }
-            guard total > 0 else { return 0 }
-            let dirty = sealed.filter { $0.baseOffset >= state.cleaner.cleanedThrough }.reduce(Int64(0)) { $0 + $1.size }
-            return Double(dirty) / Double(total)
+            var total: Int64 = 0
+            var dirty: Int64 = 0
+            for segment in state.segments.dropLast() {
+                total += segment.size
+                if segment.baseOffset >= state.cleaner.cleanedThrough { dirty += segment.size }
+            }
+            return total > 0 ? Double(dirty) / Double(total) : 0
         }
     }
 

@@ -14,6 +14,7 @@ extension Database {
         let (zone, from, end) = try changeRange(in: zoneID, since: token)
         let page = try ZoneChangePage.read(
             zone, from: from, to: end, limit: max(1, resultsLimit ?? Int.max), desiredKeys: desiredKeys.map(Set.init))
+        try checkNotExpired(token, zone: zone, from: from)
         return ZoneChanges(
             changedRecords: page.changed, deletions: page.deletions, changeToken: zoneToken(for: zone, at: page.next),
             moreComing: page.next < end)
@@ -46,6 +47,7 @@ extension Database {
     ) async throws -> (changeToken: ServerChangeToken, moreComing: Bool) {
         let (zone, from, end) = try changeRange(in: zoneID, since: token)
         let scan = try ZoneChangeScan(zone, from: from, to: end, limit: max(1, resultsLimit ?? Int.max))
+        try checkNotExpired(token, zone: zone, from: from)
         for entry in scan.entries {
             let id = RecordID(recordName: entry.name, zoneID: zone.zoneID)
             switch entry.change {
@@ -85,6 +87,13 @@ extension Database {
             throw RecordStoreError.changeTokenExpired(zoneID)
         }
         return (zone, max(position.offset, partition.startOffset), end)
+    }
+
+    /// Throws `changeTokenExpired` when a compaction that ran during the read dropped a delete
+    /// at or after `from`: the read may have missed it (FORMAT.md §11.1).
+    private func checkNotExpired(_ token: ServerChangeToken?, zone: ZoneState, from: Int64) throws {
+        guard token != nil, from < zone.partition.expiryOffset else { return }
+        throw RecordStoreError.changeTokenExpired(zone.zoneID)
     }
 
     /// A zone token at `offset`.

@@ -23,7 +23,9 @@ final class ZoneCompactor: Sendable {
     /// ratio has reached the threshold, and none is queued for it already. Its active segment
     /// is left alone. Cheap when nothing is due: one look at the partition's segments.
     func considerCompacting(_ partition: any LogPartition) {
-        guard policy.automatic, partition.dirtyRatio >= policy.dirtyRatioThreshold, partition.dirtyRatio > 0 else { return }
+        guard policy.automatic else { return }
+        let ratio = partition.dirtyRatio
+        guard ratio > 0, ratio >= policy.dirtyRatioThreshold else { return }
         let id = ObjectIdentifier(partition)
         guard scheduled.withLock({ $0.insert(id).inserted }) else { return }
         let options = CompactionOptions(
