@@ -13,6 +13,7 @@ let package = Package(
         .executable(name: "log-inspect", targets: ["log-inspect"]),
         .executable(name: "log-replay", targets: ["log-replay"]),
         .executable(name: "recordlog-demo", targets: ["recordlog-demo"]),
+        .executable(name: "recordlog", targets: ["recordlog"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
@@ -112,6 +113,16 @@ let package = Package(
             ],
             path: "Tools/log-replay"
         ),
+        // The store administration tool: compact, repair, checkpoint.
+        .executableTarget(
+            name: "recordlog",
+            dependencies: [
+                "LogInspection",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tools/recordlog"
+        ),
         .executableTarget(
             name: "recordlog-demo",
             dependencies: [
@@ -137,6 +148,13 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tools/reliability/Command"
+        ),
+        // Test support, never shipped: compacts a store and kills itself at a named step, for
+        // the compaction crash tests (CompactionCrashTests).
+        .executableTarget(
+            name: "compaction-crash-child",
+            dependencies: ["RecordLog"],
+            path: "Tests/CompactionCrashChild"
         ),
         // Helpers every test target shares: a seeded generator, running the built executables.
         .target(

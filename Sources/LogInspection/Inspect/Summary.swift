@@ -1,3 +1,4 @@
+import Foundation
 import RecordLog
 import RecordStore
 
@@ -44,6 +45,16 @@ public struct Summary: Sendable {
         }
         summary.startOffset = max(summary.startOffset, 0)
         summary.endOffset = max(summary.endOffset, summary.startOffset)
+        if let directory = zone.directory, FileManager.default.fileExists(atPath: CleanerCheckpoint.path(directory: directory)) {
+            let cleaner = try CleanerCheckpoint.read(directory: directory)
+            let sealed = summary.segments.dropLast()
+            let sealedBytes = sealed.reduce(Int64(0)) { $0 + $1.bytes }
+            let dirtyBytes = sealed.filter { $0.baseOffset >= cleaner.cleanedThrough }.reduce(Int64(0)) { $0 + $1.bytes }
+            summary.compaction = ZoneSummary.CompactionSummary(
+                logStartOffset: summary.startOffset, expiryOffset: cleaner.expiryOffset,
+                gaps: summary.endOffset - summary.startOffset - Int64(summary.records),
+                dirtyRatio: sealedBytes == 0 ? 0 : Double(dirtyBytes) / Double(sealedBytes))
+        }
         return summary
     }
 

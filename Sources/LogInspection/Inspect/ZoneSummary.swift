@@ -26,6 +26,28 @@ public struct ZoneSummary: Sendable {
     public var recordsByEvent: [String: Int] = [:]
     /// The segments, oldest first.
     public var segments: [SegmentSummary] = []
+    /// What compaction has done to the zone; nil when it never ran (no `cleaner-checkpoint`).
+    public var compaction: CompactionSummary?
+
+    /// A compacted zone's state (FORMAT.md §13).
+    public struct CompactionSummary: Sendable, Equatable {
+        /// The first offset the log holds.
+        public var logStartOffset: Int64
+        /// Compaction dropped deletes below it: older change tokens expire (FORMAT.md §11.1).
+        public var expiryOffset: Int64
+        /// Offsets from the log start to the end that hold no record: the versions compaction removed.
+        public var gaps: Int64
+        /// Bytes of the sealed segments written since the last compaction over all sealed bytes:
+        /// a background compaction starts past its threshold (0.5 by default).
+        public var dirtyRatio: Double
+
+        func json() -> JSONValue {
+            .object([
+                ("logStartOffset", .int(logStartOffset)), ("expiryOffset", .int(expiryOffset)), ("gaps", .int(gaps)),
+                ("dirtyRatio", .double(dirtyRatio)),
+            ])
+        }
+    }
 
     /// The zone's JSON object; see ``Summary/json()``.
     public func json() -> JSONValue {
@@ -36,7 +58,7 @@ public struct ZoneSummary: Sendable {
             ("compressedBytes", .int(compressedBytes)), ("rawBytes", .int(rawBytes)),
             ("recordsByType", Self.counts(recordsByType)), ("recordsByEvent", Self.counts(recordsByEvent)),
             ("segments", .array(segments.map { $0.json() })),
-        ])
+        ] + (compaction.map { [("compaction", $0.json())] } ?? []))
     }
 
     /// A few indented lines for people.
@@ -48,6 +70,11 @@ public struct ZoneSummary: Sendable {
         lines.append("  bytes: \(bytes) on disk; records \(rawBytes) raw, \(compressedBytes) as stored")
         lines.append("  by event: " + Self.listing(recordsByEvent))
         lines.append("  by type: " + Self.listing(recordsByType))
+        if let compaction {
+            lines.append(
+                "  compaction: log start \(compaction.logStartOffset), expiry offset \(compaction.expiryOffset), "
+                    + "\(compaction.gaps) offsets without a record, dirty ratio \((compaction.dirtyRatio * 100).rounded() / 100)")
+        }
         for segment in segments {
             var line = "  segment \(segment.file): base \(segment.baseOffset), \(segment.bytes) bytes, "
                 + "\(segment.batches) batches, \(segment.records) records"

@@ -66,7 +66,7 @@ public struct RecordBatchBuilder: Sendable {
     /// `headersSize` bytes.
     private mutating func appendRecord(
         key: UnsafeRawBufferPointer?, value: UnsafeRawBufferPointer?, timestamp time: Int64, headerCount: Int, headersSize: Int,
-        writeHeaders: (inout [UInt8]) -> Void
+        offsetDelta explicitDelta: Int32? = nil, writeHeaders: (inout [UInt8]) -> Void
     ) {
         if count == 0 {
             firstTimestamp = time
@@ -75,7 +75,7 @@ public struct RecordBatchBuilder: Sendable {
             maxTimestamp = time
         }
         let delta = time &- firstTimestamp
-        let offsetDelta = Int32(truncatingIfNeeded: count)
+        let offsetDelta = explicitDelta ?? Int32(truncatingIfNeeded: count)
         var size = 1 + VarintSize.varlong(delta) + VarintSize.varint(offsetDelta)
         size += Self.sizeOfBytes(key) + Self.sizeOfBytes(value)
         size += VarintSize.varint(Int32(headerCount)) + headersSize
@@ -92,6 +92,17 @@ public struct RecordBatchBuilder: Sendable {
         body.appendVarint(Int32(headerCount))
         writeHeaders(&body)
         count += 1
+    }
+
+    /// Appends a copy of `record` (key, value, headers and timestamp, byte for byte) at
+    /// `offsetDelta` from the batch's base offset: the cleaner keeps each record at its offset,
+    /// so a cleaned batch's deltas have gaps. Deltas must increase from one call to the next.
+    mutating func appendCopy(of record: BorrowedLogRecord, offsetDelta: Int32) {
+        let headers = UnsafeRawBufferPointer(rebasing: record.section[record.headersRange])
+        appendRecord(
+            key: record.key, value: record.value, timestamp: record.timestamp, headerCount: record.headerCount,
+            headersSize: headers.count, offsetDelta: offsetDelta
+        ) { body in body.append(contentsOf: headers) }
     }
 
     /// Appends one event with byte-array key and value. A `nil` value is a tombstone.
@@ -132,6 +143,21 @@ public struct RecordBatchBuilder: Sendable {
         compression: CompressionCodec = .lz4, partitionLeaderEpoch: Int32 = 0, reusing buffer: consuming [UInt8], twoThreadsFrom: Int = .max
     ) throws -> EncodedBatch {
         guard count > 0 else { throw LogError.emptyBatch }
+        return try encode(
+            compression: compression, partitionLeaderEpoch: partitionLeaderEpoch, lastOffsetDelta: Int32(count - 1),
+            reusing: buffer, twoThreadsFrom: twoThreadsFrom)
+    }
+
+    /// Encodes the batch to span `lastOffsetDelta + 1` offsets from its base, which its records
+    /// need not fill (a cleaned batch: ``appendCopy(of:offsetDelta:)``). A batch without records
+    /// is written uncompressed, with no timestamp (-1): it only carries its offsets' span.
+    func encode(
+        compression requested: CompressionCodec, partitionLeaderEpoch: Int32 = 0, lastOffsetDelta: Int32,
+        reusing buffer: consuming [UInt8] = [], twoThreadsFrom: Int = .max
+    ) throws -> EncodedBatch {
+        let compression = count == 0 ? .none : requested
+        let firstTimestamp = count == 0 ? -1 : firstTimestamp
+        let maxTimestamp = count == 0 ? -1 : maxTimestamp
         var bytes = buffer
         bytes.removeAll(keepingCapacity: true)
         bytes.reserveCapacity(RecordBatchHeader.size + body.count / 2 + 64)
@@ -141,7 +167,7 @@ public struct RecordBatchBuilder: Sendable {
         bytes.appendInteger(RecordBatchHeader.currentMagic)
         bytes.appendInteger(UInt32(0))  // CRC, patched below
         bytes.appendInteger(compression.rawValue)  // attributes: codec, CreateTime, not transactional
-        bytes.appendInteger(Int32(count - 1))  // last offset delta
+        bytes.appendInteger(lastOffsetDelta)
         bytes.appendInteger(firstTimestamp)
         bytes.appendInteger(maxTimestamp)
         bytes.appendInteger(Int64(-1))  // producer id

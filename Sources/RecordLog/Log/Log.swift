@@ -100,7 +100,7 @@ public final class Log: Sendable {
                 loadedDirectories.insert(name)
                 loaded[partition.zone] = Partition(
                     name: partition.zone, directory: path, segments: partition.segments,
-                    recoveryPoint: partition.recoveryPoint, options: options, committer: committer, batchCache: batchCache,
+                    recoveryPoint: partition.recoveryPoint, cleaner: partition.cleaner, options: options, committer: committer, batchCache: batchCache,
                     storeLock: lock, durableEnd: options.readOnly ? nil : try DurableEndFile(partitionDirectory: path),
                     logger: logger)
             }

@@ -32,6 +32,15 @@ package protocol LogPartition: AnyObject, Sendable {
     var startOffset: Int64 { get }
     /// The offset the next record appended will get.
     var endOffset: Int64 { get }
+    /// Compaction dropped deletes below this offset, never at or above it (FORMAT.md §13.3): a
+    /// reader positioned below it may have missed one.
+    var expiryOffset: Int64 { get }
+    /// The share of the partition appended since its last compaction, 0 to 1.
+    var dirtyRatio: Double { get }
+
+    /// Compacts the partition by key (``Partition/compact(_:)``); blocks the calling thread
+    /// while it reads and writes.
+    func compact(_ options: CompactionOptions) throws -> CompactionReport
 
     /// Encodes and appends `batch` as one atomic commit, durable when it returns; returns the
     /// offsets it was given.

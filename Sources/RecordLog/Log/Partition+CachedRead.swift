@@ -64,7 +64,9 @@ extension Partition {
         from: Int64, to: Int64?,
         _ body: (RecordBatchHeader, UnsafeRawBufferPointer, Range<Int64>, BatchCache.Batch?) throws -> Bool
     ) throws {
-        let (start, last) = state.withLock { ($0.segments.first?.baseOffset ?? 0, $0.segments.last?.nextOffset ?? 0) }
+        let (start, last, cacheNumber) = state.withLock {
+            ($0.segments.first?.baseOffset ?? 0, $0.segments.last?.nextOffset ?? 0, $0.cacheNumber)
+        }
         guard from >= start, from <= last else { throw LogError.offsetOutOfRange(offset: from, start: start, end: last) }
         var next = from
         let end = min(to ?? last, last)
@@ -81,7 +83,8 @@ extension Partition {
             // of changes) misses at `next` and finds the batch by its base offset, then reads the
             // batches after it from the cache. Once a batch is really missing, the next ones
             // likely are too, and are read 4 MiB at a time.
-            let batches = try batches(from: next, maxBytes: missed ? 4 << 20 : 0)
+            // From the log start, when a compaction removed the segments the read was in.
+            let batches = try batches(from: max(next, startOffset), maxBytes: missed ? 4 << 20 : 0)
             missed = true
             guard !batches.isEmpty else { return }
             for batch in batches {

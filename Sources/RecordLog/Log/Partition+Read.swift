@@ -80,7 +80,9 @@ extension Partition {
         var next = from
         let end = min(to ?? last, last)
         while next < end {
-            let batches = try batches(from: next, maxBytes: 4 << 20)
+            // A compaction may have removed the segments the read was in since it started:
+            // their records were all replaced later in the log, where the read goes on.
+            let batches = try batches(from: max(next, startOffset), maxBytes: 4 << 20)
             guard !batches.isEmpty else { return }
             for batch in batches {
                 guard try body(batch, next..<end) else { return }

@@ -18,7 +18,12 @@ public final class Partition: Sendable {
         var segments: [LogSegment]
         /// Offsets below this are durable and indexed on disk.
         var recoveryPoint: Int64
+        /// What compaction has done: the log start, the cleaned range, the expiry offset.
+        var cleaner: CleanerCheckpoint
         var closed = false
+        /// The number of this partition's batches in the log's cache: a compaction takes a new
+        /// one, since the batches at an offset changed.
+        var cacheNumber = BatchCache.partitionNumber()
     }
 
     /// The partition's name (`zone.name` in its directory).
@@ -29,7 +34,6 @@ public final class Partition: Sendable {
     let committer: GroupCommitter
     /// The log's cache of decompressed batches, and this partition's number in its keys.
     let batchCache: BatchCache
-    let cacheNumber = BatchCache.partitionNumber()
     let logger: Logger
     let state: Mutex<State>
     /// Keeps the store's write lock held while this partition can still be written.
@@ -37,8 +41,14 @@ public final class Partition: Sendable {
     /// Where the writer publishes how far the partition is durable; nil when read-only.
     let durableEnd: DurableEndFile?
 
+    /// Held for the whole of a compaction: one at a time, and `close()` waits for it.
+    let compacting = Mutex(())
+    /// Set by `close()` before it waits for a compaction, which then stops at its next step.
+    let closing = Atomic<Bool>(false)
+
     init(
-        name: String, directory: String, segments: [LogSegment], recoveryPoint: Int64, options: LogOptions,
+        name: String, directory: String, segments: [LogSegment], recoveryPoint: Int64, cleaner: CleanerCheckpoint = CleanerCheckpoint(),
+        options: LogOptions,
         committer: GroupCommitter, batchCache: BatchCache, storeLock: StoreLock?, durableEnd: DurableEndFile?, logger: Logger
     ) {
         self.durableEnd = durableEnd
@@ -49,11 +59,17 @@ public final class Partition: Sendable {
         self.options = options
         self.committer = committer
         self.logger = logger
-        self.state = Mutex(State(segments: segments, recoveryPoint: recoveryPoint))
+        self.state = Mutex(State(segments: segments, recoveryPoint: recoveryPoint, cleaner: cleaner))
     }
 
-    /// The first offset still in the log (0 until compaction or retention removes segments).
-    public var startOffset: Int64 { state.withLock { $0.segments.first?.baseOffset ?? 0 } }
+    /// The first offset still in the log (0 until compaction removes segments).
+    public var startOffset: Int64 { state.withLock { $0.segments.first?.baseOffset ?? $0.cleaner.logStartOffset } }
+
+    /// The **expiry offset**: compaction dropped deletes (tombstones) below it, never at or above
+    /// it. A reader that has read every offset below some position P, with P at or above it,
+    /// learns every change since P from the log, deletes included; one below it may have missed
+    /// a delete (FORMAT.md §13.3). 0 until a compaction drops a tombstone.
+    public var expiryOffset: Int64 { state.withLock { $0.cleaner.expiryOffset } }
 
     /// The next offset to be written: one past the last record.
     public var endOffset: Int64 { state.withLock { $0.segments.last?.nextOffset ?? 0 } }
@@ -112,7 +128,7 @@ public final class Partition: Sendable {
     /// Called after a segment rolled, outside the partition's lock (the log saves its checkpoint).
     let onRollHandler = Mutex<(@Sendable () -> Void)?>(nil)
 
-    private func onRoll() {
+    func onRoll() {
         if let handler = onRollHandler.withLock({ $0 }) { handler() }
     }
 
@@ -143,7 +159,7 @@ public final class Partition: Sendable {
     }
 
     /// Seals the active segment and starts a new one at the end offset.
-    private func roll(_ state: inout State) throws {
+    func roll(_ state: inout State) throws {
         try sealActive(&state)
         guard let last = state.segments.last else { throw LogError.closed }
         let next = try LogSegment.create(directory: directory, baseOffset: last.nextOffset, indexIntervalBytes: options.indexIntervalBytes)
@@ -154,6 +170,10 @@ public final class Partition: Sendable {
 
     /// Syncs the active segment and writes its index files; called by `Log.close()`.
     func close() throws {
+        // A compaction under way stops at its next step; wait for it, so that no file of the
+        // partition changes once the store's lock is released.
+        closing.store(true, ordering: .releasing)
+        compacting.withLock { _ in }
         try state.withLock { state in
             guard !state.closed else { return }
             state.closed = true

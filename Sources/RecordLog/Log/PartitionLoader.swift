@@ -16,24 +16,44 @@ struct PartitionLoader {
         var zone: String
         var segments: [LogSegment]
         var recoveryPoint: Int64
+        var cleaner: CleanerCheckpoint
     }
 
     func load(recoveryPoint checkpoint: Int64?, report: inout RecoveryReport) throws -> Loaded {
         // The mark first: whatever a reader then finds in the files is at least what it names.
         let mark = DurableEnd.read(partitionDirectory: directory)
         let zone = try PartitionFiles.readZoneName(directory: directory)
+        let cleaner = try CleanerCheckpoint.read(directory: directory)
+        if !options.readOnly { try SwapRecovery(directory: directory, options: options, logger: logger).finish(report: &report) }
         let names = try FileSystem.list(directory)
         var bases = names.compactMap { SegmentName.baseOffset(of: $0, suffix: SegmentName.logSuffix) }.sorted()
-        if !options.readOnly { try removeOrphans(names: names, bases: Set(bases), report: &report) }
+        // Segments a compaction emptied and had not removed yet when it stopped.
+        let start = cleaner.logStartOffset
+        let emptied = bases.prefix { $0 < start }
+        bases.removeFirst(emptied.count)
+        if !options.readOnly {
+            for base in emptied {
+                let path = LogSegment.path(directory: directory, baseOffset: base)
+                try FileSystem.remove(path)
+                report.removedFiles.append(path)
+            }
+            try removeOrphans(names: names, bases: Set(bases), report: &report)
+        }
+        if let first = bases.first, first != start {
+            throw LogError.corruptBatch(
+                file: LogSegment.path(directory: directory, baseOffset: first), position: 0, offset: start,
+                reason: "the log starts at offset \(start) (\(CleanerCheckpoint.fileName)) but its first segment at \(first): "
+                    + "offsets \(start)..<\(first) are missing")
+        }
         // A reader sees what the writer has made durable, no more (FORMAT.md §7.2): the segments
         // up to the mark's, that one up to the mark's position. Without a usable mark it falls
         // back to every whole batch in the files.
         let visible = options.readOnly ? visibleEnd(mark, bases: bases) : nil
         if let visible { bases = bases.filter { $0 <= visible.segmentBase } }
         if bases.isEmpty {
-            guard !options.readOnly else { return Loaded(zone: zone, segments: [], recoveryPoint: 0) }
-            bases = [0]
-            _ = try LogSegment.create(directory: directory, baseOffset: 0, indexIntervalBytes: options.indexIntervalBytes)
+            guard !options.readOnly else { return Loaded(zone: zone, segments: [], recoveryPoint: 0, cleaner: cleaner) }
+            bases = [start]
+            _ = try LogSegment.create(directory: directory, baseOffset: start, indexIntervalBytes: options.indexIntervalBytes)
         }
         let recoveryPoint = checkpoint ?? 0
         let durable = max(recoveryPoint, mark?.nextOffset ?? 0)
@@ -76,7 +96,7 @@ struct PartitionLoader {
                 reason: "the log ends at offset \(end), but offsets below \(durable) were made durable and acknowledged: "
                     + "\(durable - end) of them are missing")
         }
-        return Loaded(zone: zone, segments: segments, recoveryPoint: min(recoveryPoint, end))
+        return Loaded(zone: zone, segments: segments, recoveryPoint: min(recoveryPoint, end), cleaner: cleaner)
     }
 
     /// Where a reader stops: the mark, when it names one of the partition's segments. A mark
@@ -100,13 +120,14 @@ struct PartitionLoader {
         return mark
     }
 
-    /// Index files without a segment, and temporary files of an interrupted atomic write.
+    /// Index files without a segment, temporary files of an interrupted atomic write, and a
+    /// compaction's cleaned segment that was not written whole (FORMAT.md §13.1).
     private func removeOrphans(names: [String], bases: Set<Int64>, report: inout RecoveryReport) throws {
         for name in names {
             let orphanIndex = [SegmentName.indexSuffix, SegmentName.timeIndexSuffix].contains { suffix in
                 SegmentName.baseOffset(of: name, suffix: suffix).map { !bases.contains($0) } ?? false
             }
-            if orphanIndex || name.hasSuffix(".tmp") {
+            if orphanIndex || name.hasSuffix(".tmp") || name.hasSuffix(SegmentName.cleanedSuffix) {
                 let path = FileSystem.join(directory, name)
                 try FileSystem.remove(path)
                 report.removedFiles.append(path)

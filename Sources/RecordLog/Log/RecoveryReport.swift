@@ -20,9 +20,12 @@ package struct RecoveryReport: Sendable, Equatable {
     /// Files removed because they belonged to nothing: index files without a segment, leftovers
     /// of an interrupted partition creation or deletion.
     package internal(set) var removedFiles: [String] = []
+    /// Compactions a crash interrupted, finished by the open: the `.log.swap` files renamed into
+    /// place (FORMAT.md §13.1).
+    package internal(set) var finishedSwaps: [String] = []
 
     /// Whether the store was opened as it was left: nothing cut, rebuilt or removed.
     package var isClean: Bool {
-        truncatedTails.isEmpty && trimmedPreallocations.isEmpty && rebuiltIndexes.isEmpty && removedFiles.isEmpty
+        truncatedTails.isEmpty && trimmedPreallocations.isEmpty && rebuiltIndexes.isEmpty && removedFiles.isEmpty && finishedSwaps.isEmpty
     }
 }

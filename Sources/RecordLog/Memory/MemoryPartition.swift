@@ -20,6 +20,9 @@ package final class MemoryPartition: LogPartition {
         var batches: [StoredBatch] = []
         var endOffset: Int64 = 0
         var closed = false
+        /// What compaction did: the start and the expiry offset.
+        var startOffset: Int64 = 0
+        var expiryOffset: Int64 = 0
     }
 
     package let name: String
@@ -31,8 +34,73 @@ package final class MemoryPartition: LogPartition {
         self.options = options
     }
 
-    /// Always 0: a memory partition drops nothing.
-    package var startOffset: Int64 { 0 }
+    /// 0 until a compaction removes the first batches.
+    package var startOffset: Int64 { state.withLock { $0.startOffset } }
+
+    package var expiryOffset: Int64 { state.withLock { $0.expiryOffset } }
+
+    /// Always 0: memory is compacted only when asked (``compact(_:)``), never in the background.
+    package var dirtyRatio: Double { 0 }
+
+    /// Compacts every batch by the rules of ``Partition/compact(_:)``: each batch keeps the
+    /// records that are their key's latest event (tombstones until their retention ends), with
+    /// its offsets; a batch left empty goes (memory needs no offsets' span), and the start
+    /// advances past the batches removed at the beginning.
+    package func compact(_ compaction: CompactionOptions) throws -> CompactionReport {
+        try state.withLock { state in
+            guard !state.closed else { throw LogError.closed }
+            var report = CompactionReport(partition: name)
+            report.bytesBefore = Int64(state.batches.reduce(0) { $0 + $1.bytes.count })
+            report.segmentsBefore = 1
+            report.segmentsAfter = 1
+            var map = OffsetMap()
+            var buffer: [UInt8] = []
+            for stored in state.batches {
+                try RecordBatch(validated: stored.header, bytes: stored.bytes[...]).forEachRecordInPlace(
+                    maxDecompressedBytes: options.maxDecompressedBytes, buffer: &buffer
+                ) { record in
+                    report.recordsRead += 1
+                    _ = map.note(record)
+                }
+            }
+            let cutoff = compaction.tombstoneCutoff
+            let expired = map.expiredTombstones(cutoff: cutoff)
+            report.tombstonesDropped = expired.count
+            state.expiryOffset = max(state.expiryOffset, (expired.max() ?? -1) + 1)
+            var kept: [StoredBatch] = []
+            for stored in state.batches {
+                var builder = RecordBatchBuilder()
+                var removed = 0
+                try RecordBatch(validated: stored.header, bytes: stored.bytes[...]).forEachRecordInPlace(
+                    maxDecompressedBytes: options.maxDecompressedBytes, buffer: &buffer
+                ) { record in
+                    if map.verdict(on: record, tombstoneCutoff: cutoff) == .keep {
+                        builder.appendCopy(of: record, offsetDelta: Int32(truncatingIfNeeded: record.offset - stored.header.baseOffset))
+                    } else {
+                        removed += 1
+                    }
+                }
+                report.recordsRemoved += removed
+                guard removed > 0 else {
+                    kept.append(stored)
+                    continue
+                }
+                guard !builder.isEmpty else { continue }
+                var bytes = try builder.encode(compression: options.compression, lastOffsetDelta: stored.header.lastOffsetDelta).bytes
+                bytes.setInteger(stored.header.baseOffset, at: 0)
+                guard let header = bytes.withUnsafeBytes({ RecordBatchHeader(parsing: $0) }) else {
+                    throw LogError.malformedBatch(reason: "a cleaned batch has no header")
+                }
+                kept.append(StoredBatch(header: header, bytes: bytes))
+            }
+            state.batches = kept
+            state.startOffset = kept.first?.header.baseOffset ?? state.endOffset
+            report.bytesAfter = Int64(kept.reduce(0) { $0 + $1.bytes.count })
+            report.logStartOffset = state.startOffset
+            report.expiryOffset = state.expiryOffset
+            return report
+        }
+    }
 
     package var endOffset: Int64 { state.withLock { $0.endOffset } }
 
@@ -71,15 +139,16 @@ package final class MemoryPartition: LogPartition {
     }
 
     package func batches(from offset: Int64, maxBytes: Int) throws -> [RecordBatch] {
-        let held = try batchesHolding(offset)
+        _ = try checkedEnd(offset)
+        var next = offset
         var batches: [RecordBatch] = []
         var budget = maxBytes
-        for index in held.indices where batches.isEmpty || budget > 0 {
-            let batch = self.batch(at: index)
+        while batches.isEmpty || budget > 0, let batch = batch(holding: next) {
             // The budget is a cap: only the first batch may exceed it.
             guard batches.isEmpty || batch.bytes.count <= budget else { break }
             batches.append(batch)
             budget -= batch.bytes.count
+            next = batch.header.lastOffset + 1
         }
         return batches
     }
@@ -116,31 +185,31 @@ package final class MemoryPartition: LogPartition {
         try forEachRecordInPlace(from: from, to: to, cached: false) { try body($0, false, nil) }
     }
 
-    /// The indices of the batches from the one holding `offset` to the last one now, and the
-    /// offset after that one.
+    /// The end offset, once `offset` is checked to be in the partition.
     ///
     /// - Throws: `LogError.offsetOutOfRange` outside `startOffset...endOffset`.
-    private func batchesHolding(_ offset: Int64) throws -> (indices: Range<Int>, end: Int64) {
+    private func checkedEnd(_ offset: Int64) throws -> Int64 {
         try state.withLock { state in
-            guard offset >= 0, offset <= state.endOffset else {
-                throw LogError.offsetOutOfRange(offset: offset, start: 0, end: state.endOffset)
+            guard offset >= state.startOffset, offset <= state.endOffset else {
+                throw LogError.offsetOutOfRange(offset: offset, start: state.startOffset, end: state.endOffset)
             }
-            // The first batch whose last offset is at or after `offset`.
+            return state.endOffset
+        }
+    }
+
+    /// The first batch whose last offset is at or after `offset`, if any, found under the lock
+    /// one batch at a time: a read never copies the array an append then grows, and follows it
+    /// by offset when a compaction replaced it.
+    private func batch(holding offset: Int64) -> RecordBatch? {
+        state.withLock { state in
             var low = 0
             var high = state.batches.count
             while low < high {
                 let middle = (low + high) / 2
                 if state.batches[middle].header.lastOffset < offset { low = middle + 1 } else { high = middle }
             }
-            return (low..<state.batches.count, state.endOffset)
-        }
-    }
-
-    /// The batch at `index`, which stays where it is: batches are only ever appended. Taken one
-    /// at a time under the lock, so that a read never copies the array an append then grows.
-    private func batch(at index: Int) -> RecordBatch {
-        state.withLock { state in
-            let stored = state.batches[index]
+            guard low < state.batches.count else { return nil }
+            let stored = state.batches[low]
             return RecordBatch(validated: stored.header, bytes: stored.bytes[...])
         }
     }
@@ -148,12 +217,12 @@ package final class MemoryPartition: LogPartition {
     /// Calls `body` with every batch holding offsets in `from..<to` and the offsets of it still
     /// wanted; `body` returns false to stop.
     private func forEachBatch(from: Int64, to: Int64?, _ body: (RecordBatch, Range<Int64>) throws -> Bool) throws {
-        let held = try batchesHolding(from)
-        let end = min(to ?? held.end, held.end)
-        guard from < end else { return }
-        for index in held.indices {
-            let batch = self.batch(at: index)
+        let last = try checkedEnd(from)
+        let end = min(to ?? last, last)
+        var next = from
+        while next < end, let batch = batch(holding: next) {
             guard batch.header.baseOffset < end, try body(batch, from..<end) else { return }
+            next = batch.header.lastOffset + 1
         }
     }
 }

@@ -1,8 +1,13 @@
-/// Segment file names: the base offset in 20 decimal digits, then `.log`, `.index` or `.timeindex`.
+/// Segment file names: the base offset in 20 decimal digits, then `.log`, `.index` or `.timeindex`
+/// (or a compaction's `.log.cleaned` / `.log.swap`).
 enum SegmentName {
     static let logSuffix = ".log"
     static let indexSuffix = ".index"
     static let timeIndexSuffix = ".timeindex"
+    /// A compaction's cleaned segment being written (FORMAT.md §13.1): removed by the next open.
+    static let cleanedSuffix = ".log.cleaned"
+    /// A cleaned segment written whole: the next open finishes swapping it in.
+    static let swapSuffix = ".log.swap"
 
     static func stem(_ baseOffset: Int64) -> String {
         let digits = String(baseOffset)

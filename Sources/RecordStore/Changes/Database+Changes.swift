@@ -8,8 +8,9 @@ extension Database {
     ///
     /// - Throws: `zoneNotFound`; `invalidArguments` for a token that is malformed, of another
     ///   store, of another zone or a database token, or a negative `resultsLimit`;
-    ///   `changeTokenExpired` for a token of a deleted incarnation of the zone, or older or newer
-    ///   than the log holds.
+    ///   `changeTokenExpired` for a token of a deleted incarnation of the zone, newer than the
+    ///   log, or older than the zone's expiry offset (compaction dropped a delete after it: fetch
+    ///   from nil, which returns every live record).
     public func fetchZoneChanges(
         in zoneID: ZoneID, since token: ServerChangeToken?, resultsLimit: Int? = nil, desiredKeys: [String]? = nil
     ) async throws -> ZoneChanges {
@@ -17,6 +18,7 @@ extension Database {
         let (zone, from, end) = try changeRange(in: zoneID, since: token)
         let page = try ZoneChangePage.read(
             zone, from: from, to: end, limit: try Self.changesLimit(resultsLimit), desiredKeys: desiredKeys.map(Set.init))
+        try checkNotExpired(token, zone: zone, from: from)
         return ZoneChanges(
             changedRecords: page.changed, deletions: page.deletions, changeToken: zoneToken(for: zone, at: page.next),
             moreComing: page.next < end, clientChangeTokenData: zone.clientToken.map { Data($0.data) })
@@ -50,6 +52,7 @@ extension Database {
         try await refreshBeforeRead()
         let (zone, from, end) = try changeRange(in: zoneID, since: token)
         let scan = try ZoneChangeScan(zone, from: from, to: end, limit: try Self.changesLimit(resultsLimit))
+        try checkNotExpired(token, zone: zone, from: from)
         for entry in scan.entries {
             let id = RecordID(recordName: entry.name, zoneID: zone.zoneID)
             switch entry.change {
@@ -91,10 +94,21 @@ extension Database {
             throw RecordStoreError(.invalidArguments, "The change token belongs to zone \"\(entry.zoneName)\", not \"\(zoneID.zoneName)\".", zoneID: zoneID)
         }
         let position = entry.position
-        guard position.incarnation == zone.incarnation, position.offset >= partition.startOffset, position.offset <= end else {
+        // Below the expiry offset, compaction may have dropped a delete the token's holder has
+        // not seen: only a fetch from nil can tell it what is live (FORMAT.md §11.1). At or
+        // above it every change since the token is in the log: removed records were replaced
+        // by later events, which the fetch reports.
+        guard position.incarnation == zone.incarnation, position.offset >= partition.expiryOffset, position.offset <= end else {
             throw RecordStoreError.changeTokenExpired(zoneID)
         }
-        return (zone, position.offset, end)
+        return (zone, max(position.offset, partition.startOffset), end)
+    }
+
+    /// Throws `changeTokenExpired` when a compaction that ran during the read dropped a delete
+    /// at or after `from`: the read may have missed it (FORMAT.md §11.1).
+    private func checkNotExpired(_ token: ServerChangeToken?, zone: ZoneState, from: Int64) throws {
+        guard token != nil, from < zone.partition.expiryOffset else { return }
+        throw RecordStoreError.changeTokenExpired(zone.zoneID)
     }
 
     /// A zone token at `offset`.

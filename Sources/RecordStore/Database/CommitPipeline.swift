@@ -23,6 +23,8 @@ struct ZoneCommit: Sendable {
     var batch: EncodedBatch?
     /// The written batch's durability, from step 3.
     var pending: PendingAppend?
+    /// The partition written, from step 3: step 4 asks whether it is due for a compaction.
+    var partition: (any LogPartition)?
     /// What the commit changed, for subscriptions, from step 3.
     var changes: [RecordChange] = []
     /// The views whose fold of this commit was queued rather than run at once, from step 3.
@@ -121,6 +123,7 @@ extension Database {
         let large = commit.itemCount >= tuning.largeCommitItems
         let pending = try zone.partition.appendWithoutWaiting(batch)
         commit.pending = pending
+        commit.partition = zone.partition
         // Written: its memory serves the next commit, and a large commit's fdatasync runs while
         // it is applied below.
         state.commitBuffers.recycle(batch)
@@ -182,10 +185,12 @@ extension Database {
 
     /// Step 4, after the lock: awaits each written commit's durability, then tells the
     /// subscriptions what it changed, then lets the views that queued its fold catch up to at
-    /// most that fold (so that a writer never runs more than a commit ahead of a view).
+    /// most that fold (so that a writer never runs more than a commit ahead of a view). A zone
+    /// whose log is due for compaction gets one in the background (``CompactionPolicy``).
     func publish(_ commits: [ZoneCommit]) async throws {
         for commit in commits { try await commit.pending?.durable() }
         for commit in commits where commit.pending != nil { subscriptions.publish(commit.changes) }
+        for commit in commits { if let partition = commit.partition { compactor.considerCompacting(partition) } }
         for commit in commits {
             for feed in commit.queuedFolds { await feed.awaitFolds(leaving: 1) }
         }

@@ -116,15 +116,16 @@ extension Database {
             var zone = ZoneState(zoneID: zoneID, partition: partition, incarnation: incarnation)
             var from = zone.partition.startOffset
             let end = zone.partition.endOffset
-            // A checkpoint of this incarnation that covers no more than the log holds: start from it.
+            // A checkpoint of this incarnation that covers no more than the log holds, and no
+            // less than compaction kept every delete of: start from it (FORMAT.md §11.1).
             if var saved = snapshot.removeValue(forKey: name), saved.covered.incarnation == incarnation,
-                saved.covered.offset >= from, saved.covered.offset <= zone.partition.endOffset
+                saved.covered.offset >= zone.partition.expiryOffset, saved.covered.offset <= zone.partition.endOffset
             {
                 // Swapped out, not copied: a copy left with the snapshot would make the tail's
                 // first write copy every array of the index to the heap.
                 swap(&zone.records, &saved.records)
                 zone.clientToken = saved.clientToken
-                from = saved.covered.offset
+                from = max(saved.covered.offset, from)
                 report.zonesFromSnapshot += 1
             }
             try zone.partition.forEachRecordInPlace(from: from, to: end, cached: false) { event in

@@ -27,7 +27,9 @@ import StorageKit
 ///   folds (`ViewFeed`), zone and subscription changes (`AsyncLock`, a lock held across the
 ///   durable write), and subscription streams (`AsyncStream`).
 /// - **Serial dispatch queues** for what must block or take long: every `fdatasync` runs on the
-///   group committer's queue, and a large commit's fold on each view's queue.
+///   group committer's queue, a large commit's fold on each view's queue, and every compaction
+///   (asked for, or due by the ``CompactionPolicy``) on the database's compaction queue, which
+///   holds up a writer only while a cleaned segment takes the old ones' place.
 /// - **Fork-join on a second core** (`SecondThread`, `ReplayPipeline`) for CPU work split in two:
 ///   the caller does one half and then waits for the other, which already runs on a thread of
 ///   its own — never for a task, a lock or I/O, so the wait is bounded by the work and cannot
@@ -92,6 +94,8 @@ public final class Database: Sendable {
     let logger: Logger
     /// The performance tricks' thresholds, taken when the database opened.
     let tuning: CommitTuning
+    /// Runs compactions, asked for or due (``CompactionPolicy``), on a queue of its own.
+    let compactor: ZoneCompactor
 
     /// Whether this database was opened read-only, beside the store's writer
     /// (``init(directory:readOnly:durability:lockTimeout:maximumItemsPerRequest:checkpointAfterEvents:logger:)``).
@@ -132,6 +136,9 @@ public final class Database: Sendable {
     ///     been appended since the one on disk; until then the next open replays those events
     ///     after the older checkpoint, which for 10,000 events takes milliseconds. 0 writes one
     ///     at every close that follows a change. `checkpoint()` always writes.
+    ///   - compaction: when zones' logs are compacted and how long deletes are kept: in the
+    ///     background once half a zone's sealed log was written since its last compaction, and
+    ///     deletes for 24 hours, by default (``CompactionPolicy``).
     ///
     /// - Throws: `LogError` when the log cannot be opened (`.locked` when another writer still
     ///   has it after `lockTimeout`; corrupt — see `Log.repair`), `RecordStoreError(.internalError)`
@@ -140,13 +147,14 @@ public final class Database: Sendable {
         directory: String, readOnly: Bool = false, durability: LogOptions.Durability = .fsync,
         lockTimeout: Duration = Database.defaultLockTimeout,
         maximumItemsPerRequest: Int = Database.defaultMaximumItemsPerRequest, checkpointAfterEvents: Int64 = 10_000,
-        logger: Logger = Logger(label: "RecordStore")
+        compaction: CompactionPolicy = CompactionPolicy(), logger: Logger = Logger(label: "RecordStore")
     ) async throws {
         var options = LogOptions(readOnly: readOnly, durability: durability)
         options.compression = .lz4
         try await self.init(
             directory: directory, options: options, lockTimeout: lockTimeout,
-            maximumItemsPerRequest: maximumItemsPerRequest, checkpointAfterEvents: checkpointAfterEvents, logger: logger)
+            maximumItemsPerRequest: maximumItemsPerRequest, checkpointAfterEvents: checkpointAfterEvents, compaction: compaction,
+            logger: logger)
     }
 
     /// Opens or creates the database in `directory` with the log's own options (segment size,
@@ -154,12 +162,15 @@ public final class Database: Sendable {
     package convenience init(
         directory: String, options: LogOptions, lockTimeout: Duration = Database.defaultLockTimeout,
         maximumItemsPerRequest: Int = Database.defaultMaximumItemsPerRequest,
-        checkpointAfterEvents: Int64 = 10_000, logger: Logger = Logger(label: "RecordStore")
+        checkpointAfterEvents: Int64 = 10_000, compaction: CompactionPolicy = CompactionPolicy(),
+        logger: Logger = Logger(label: "RecordStore")
     ) async throws {
         let log = try await Log.open(directory: directory, options: options, lockTimeout: lockTimeout, logger: logger)
         try await self.init(
             directory: directory, log: log,
-            maximumItemsPerRequest: maximumItemsPerRequest, checkpointAfterEvents: checkpointAfterEvents, logger: logger)
+            maximumItemsPerRequest: maximumItemsPerRequest, checkpointAfterEvents: checkpointAfterEvents,
+            // A reader beside a writer never compacts: the writer's log is not its to change.
+            compaction: options.readOnly ? .manual : compaction, logger: logger)
     }
 
     /// A new, empty database that lives in memory only: no directory, no file, nothing left when
@@ -187,14 +198,17 @@ public final class Database: Sendable {
         // The batches are encoded as on disk (LZ4); durability has no meaning in memory.
         return try await Database(
             directory: nil, log: MemoryLog(options: LogOptions()), maximumItemsPerRequest: maximumItemsPerRequest, checkpointAfterEvents: 0,
-            logger: logger)
+            compaction: .manual, logger: logger)
     }
 
-    /// Opens a database over `log`, whose files (if any) are under `directory`.
-    private init(
-        directory: String?, log: any PartitionedLog, maximumItemsPerRequest: Int, checkpointAfterEvents: Int64, logger: Logger
+    /// Opens a database over `log`, whose files (if any) are under `directory`. Internal, not
+    /// private: tests open one over a log with small segments.
+    init(
+        directory: String?, log: any PartitionedLog, maximumItemsPerRequest: Int, checkpointAfterEvents: Int64,
+        compaction: CompactionPolicy, logger: Logger
     ) async throws {
         self.directory = directory
+        compactor = ZoneCompactor(policy: compaction, logger: logger)
         self.maximumItemsPerRequest = max(1, maximumItemsPerRequest)
         self.checkpointAfterEvents = max(0, checkpointAfterEvents)
         self.logger = logger

@@ -108,14 +108,14 @@ extension Database {
             let live = Dictionary(zones.map { ($0.zoneID.zoneName, $0) }, uniquingKeysWith: { first, _ in first })
             let usable = snapshot.zones.allSatisfy { name, position in
                 guard let zone = live[name], zone.incarnation == position.incarnation else { return true }
-                return position.offset >= zone.partition.startOffset && position.offset <= zone.partition.endOffset
+                return position.offset >= zone.partition.expiryOffset && position.offset <= zone.partition.endOffset
             }
             if usable {
                 swap(&view, &snapshot.view)
                 fromSnapshot = true
                 for (name, position) in snapshot.zones {
                     if let zone = live[name], zone.incarnation == position.incarnation {
-                        starts[zone.zoneID] = position.offset
+                        starts[zone.zoneID] = max(position.offset, zone.partition.startOffset)
                     } else {
                         view.apply(.zoneDeleted(ZoneID(zoneName: name)))
                     }

@@ -1,0 +1,78 @@
+/// What a compaction will do, found in one pass over the sealed segments: each key's latest
+/// event, how many records each segment keeps, which leading segments are left empty, and how
+/// the rest group into cleaned segments (Kafka's `groupSegmentsBySize`).
+struct CleanerPlan {
+    /// Each key's latest event.
+    var map = OffsetMap()
+    var recordsRead = 0
+    var recordsRemoved = 0
+    var tombstonesDropped = 0
+    /// One past the last tombstone dropped; 0 when none is.
+    var expiryOffset: Int64 = 0
+    /// How many segments at the start keep no record: removed whole.
+    var leadingEmpty = 0
+    /// The base offset of the first segment that keeps a record; nil when none does.
+    var logStartOffset: Int64?
+    /// Ranges of segment indices, each cleaned into one segment. A single segment that loses
+    /// nothing is not rewritten.
+    var groups: [Range<Int>] = []
+
+    /// Plans the compaction of `segments` (consecutive, sealed).
+    ///
+    /// - Parameter stillWanted: called between batches; throws to stop (the log is closing).
+    init(segments: [LogSegment], tombstoneCutoff: Int64, options: LogOptions, stillWanted: () throws -> Void) throws {
+        let bases = segments.map(\.baseOffset)
+        var records = [Int](repeating: 0, count: segments.count)
+        var removed = [Int](repeating: 0, count: segments.count)
+        /// The index of the segment holding `offset`.
+        func segmentIndex(_ offset: Int64) -> Int {
+            var low = 0, high = bases.count
+            while high - low > 1 {
+                let middle = (low + high) / 2
+                if bases[middle] <= offset { low = middle } else { high = middle }
+            }
+            return low
+        }
+        var buffer: [UInt8] = []
+        for (index, segment) in segments.enumerated() {
+            try segment.forEachBatch(maxBatchBytes: options.maxBatchBytes) { batch in
+                try stillWanted()
+                try batch.forEachRecordInPlace(maxDecompressedBytes: options.maxDecompressedBytes, buffer: &buffer) { record in
+                    records[index] += 1
+                    if let replaced = map.note(record) { removed[segmentIndex(replaced)] += 1 }
+                }
+            }
+        }
+        for offset in map.expiredTombstones(cutoff: tombstoneCutoff) {
+            removed[segmentIndex(offset)] += 1
+            tombstonesDropped += 1
+            expiryOffset = max(expiryOffset, offset + 1)
+        }
+        recordsRead = records.reduce(0, +)
+        recordsRemoved = removed.reduce(0, +)
+        let kept = zip(records, removed).map { $0 - $1 }
+        leadingEmpty = kept.prefix { $0 == 0 }.count
+        logStartOffset = leadingEmpty < segments.count ? segments[leadingEmpty].baseOffset : nil
+
+        // Groups: consecutive segments whose kept bytes (estimated) fit one segment, and whose
+        // offsets fit one segment's relative offsets.
+        var start = leadingEmpty
+        var estimate: Int64 = 0
+        func close(_ end: Int) {
+            guard end > start else { return }
+            if end - start > 1 || removed[start] > 0 { groups.append(start..<end) }
+            start = end
+            estimate = 0
+        }
+        for index in leadingEmpty..<segments.count {
+            let segment = segments[index]
+            let share = records[index] == 0 ? 0 : segment.size * Int64(kept[index]) / Int64(records[index])
+            let span = segment.nextOffset - segments[start].baseOffset
+            if index > start, estimate + share > Int64(options.effectiveSegmentBytes) || span > options.maxOffsetsPerSegment {
+                close(index)
+            }
+            estimate += share
+        }
+        close(segments.count)
+    }
+}

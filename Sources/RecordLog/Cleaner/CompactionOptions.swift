@@ -1,0 +1,38 @@
+/// How a compaction treats deletes, and the clock it measures them by.
+///
+/// ```swift
+/// let report = try partition.compact(CompactionOptions(tombstoneRetentionMilliseconds: 7 * 86_400_000))
+/// ```
+public struct CompactionOptions: Sendable, Equatable {
+    /// Kafka's `delete.retention.ms`: 24 hours.
+    public static let defaultTombstoneRetentionMilliseconds: Int64 = 86_400_000
+
+    /// How long a delete's tombstone (a null value) is kept after it was written, in milliseconds
+    /// (Kafka's `delete.retention.ms`): a reader that last read the log less than this long ago
+    /// still learns of the delete. A tombstone whose timestamp is older than `now` minus this is
+    /// dropped, and the partition's ``Partition/expiryOffset`` moves past it. `.max` keeps every
+    /// tombstone that is its key's latest event; 0 drops them all.
+    public var tombstoneRetentionMilliseconds: Int64
+    /// The wall clock the retention is measured against, in milliseconds since the epoch; the
+    /// real clock when nil. Tests pin it.
+    public var now: Int64?
+    /// Whether the active segment is sealed first (rolled), so that everything appended before
+    /// the call is compacted. A background compaction leaves the active segment alone.
+    public var rollingActiveSegment: Bool
+
+    public init(
+        tombstoneRetentionMilliseconds: Int64 = CompactionOptions.defaultTombstoneRetentionMilliseconds, now: Int64? = nil,
+        rollingActiveSegment: Bool = true
+    ) {
+        self.tombstoneRetentionMilliseconds = max(0, tombstoneRetentionMilliseconds)
+        self.now = now
+        self.rollingActiveSegment = rollingActiveSegment
+    }
+
+    /// Tombstones with a timestamp below this are dropped.
+    var tombstoneCutoff: Int64 {
+        let clock = now ?? RecordBatchBuilder.now()
+        let (cutoff, overflow) = clock.subtractingReportingOverflow(tombstoneRetentionMilliseconds)
+        return overflow ? Int64.min : cutoff
+    }
+}

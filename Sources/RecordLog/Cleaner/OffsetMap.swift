@@ -1,0 +1,47 @@
+/// The latest event of each key in the part of a partition a compaction cleans (Kafka's
+/// cleaner `OffsetMap`, with whole keys rather than digests, so that no two keys can collide),
+/// and the verdict on every record that follows from it.
+///
+/// A record with a null key has no later version: it is always kept. Otherwise a record is
+/// kept when it is its key's latest event, unless it is a tombstone older than the retention.
+struct OffsetMap {
+    /// A key's latest event: its offset, and its timestamp when it is a tombstone.
+    struct Latest {
+        var offset: Int64
+        var tombstoneTimestamp: Int64?
+    }
+
+    enum Verdict: Equatable {
+        case keep
+        /// A later event of the same key replaces it.
+        case superseded
+        /// The key's latest event, a delete, past its retention.
+        case expiredTombstone
+    }
+
+    private(set) var latest: [[UInt8]: Latest] = [:]
+
+    /// Notes `record` as its key's latest event so far; returns the offset of the event it
+    /// replaces, if the map held one.
+    mutating func note(_ record: BorrowedLogRecord) -> Int64? {
+        guard let key = record.key else { return nil }
+        let entry = Latest(offset: record.offset, tombstoneTimestamp: record.isTombstone ? record.timestamp : nil)
+        return latest.updateValue(entry, forKey: Array(key))?.offset
+    }
+
+    /// What becomes of `record` when tombstones stamped before `cutoff` are dropped.
+    func verdict(on record: BorrowedLogRecord, tombstoneCutoff cutoff: Int64) -> Verdict {
+        guard let key = record.key, let entry = latest[Array(key)] else { return .keep }
+        guard entry.offset == record.offset else { return entry.offset > record.offset ? .superseded : .keep }
+        if let stamp = entry.tombstoneTimestamp, stamp < cutoff { return .expiredTombstone }
+        return .keep
+    }
+
+    /// The latest events that are tombstones stamped before `cutoff`: those a compaction drops.
+    func expiredTombstones(cutoff: Int64) -> [Int64] {
+        latest.values.compactMap { entry in
+            guard let stamp = entry.tombstoneTimestamp, stamp < cutoff else { return nil }
+            return entry.offset
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import Dispatch
+import Logging
+import RecordLog
+import Synchronization
+
+/// Runs a database's compactions on a serial dispatch queue of their own, never on the
+/// cooperative pool: a compaction reads and writes whole segments and blocks while it does
+/// (`Database`'s concurrency story). Writers go on meanwhile; each is held up at most while a
+/// cleaned segment takes the old ones' place in the partition's list.
+final class ZoneCompactor: Sendable {
+    let policy: CompactionPolicy
+    let logger: Logger
+    private let queue = DispatchQueue(label: "RecordStore.compaction", qos: .utility)
+    /// Partitions with a background compaction queued or running.
+    private let scheduled = Mutex<Set<ObjectIdentifier>>([])
+
+    init(policy: CompactionPolicy, logger: Logger) {
+        self.policy = policy
+        self.logger = logger
+    }
+
+    /// Queues a background compaction of `partition` when the policy is automatic, its dirty
+    /// ratio has reached the threshold, and none is queued for it already. Its active segment
+    /// is left alone. Cheap when nothing is due: one look at the partition's segments.
+    func considerCompacting(_ partition: any LogPartition) {
+        guard policy.automatic else { return }
+        let ratio = partition.dirtyRatio
+        guard ratio > 0, ratio >= policy.dirtyRatioThreshold else { return }
+        let id = ObjectIdentifier(partition)
+        guard scheduled.withLock({ $0.insert(id).inserted }) else { return }
+        let options = CompactionOptions(
+            tombstoneRetentionMilliseconds: CompactionPolicy.milliseconds(policy.tombstoneRetention), rollingActiveSegment: false)
+        queue.async { [self] in
+            defer { _ = scheduled.withLock { $0.remove(id) } }
+            do {
+                let report = try partition.compact(options)
+                logger.debug("background compaction", metadata: ["zone": "\(report.partition)", "reclaimed": "\(report.bytesReclaimed)"])
+            } catch LogError.closed {
+                return  // the database closed meanwhile: the next open finishes what was under way
+            } catch {
+                logger.warning("background compaction failed", metadata: ["zone": "\(partition.name)", "error": "\(error)"])
+            }
+        }
+    }
+
+    /// Returns once every compaction queued before the call has finished: for tests, which
+    /// must not sleep to wait for a background compaction.
+    func idle() async {
+        await withCheckedContinuation { continuation in queue.async { continuation.resume() } }
+    }
+
+    /// Compacts `partitions` one after the other on the compaction queue, each rolled first so
+    /// that everything written before the call is compacted; resumes the caller when done.
+    func compact(_ partitions: [any LogPartition], tombstoneRetention: Duration) async throws -> [CompactionReport] {
+        let options = CompactionOptions(tombstoneRetentionMilliseconds: CompactionPolicy.milliseconds(tombstoneRetention))
+        return try await withCheckedThrowingContinuation { continuation in
+            queue.async {
+                continuation.resume(with: Result { try partitions.map { try $0.compact(options) } })
+            }
+        }
+    }
+}
