@@ -218,20 +218,36 @@ extension DatabaseCompactionTests {
         tag.flatMap { $0.split(separator: "-").last }.flatMap { Int64($0, radix: 36) }
     }
 
-    @Test("a version compaction removed reads as gone (nil), the latest as itself", arguments: StoreKind.allCases)
+    @Test("a version compaction removed reads as gone, the latest as itself; a conflict on it has a nil ancestor", arguments: StoreKind.allCases)
     func removedVersionIsGone(kind: StoreKind) async throws {
         try await withTemporaryDatabase(kind) { database in
             var record = try await database.save(makeRecord("r", ["n": .int64(1)]))
-            let first = try #require(Self.offset(ofTag: record.recordChangeTag))
+            let stale = record
+            let firstTag = try #require(record.recordChangeTag)
             record["n"] = .int64(2)
             record = try await database.save(record)
-            let second = try #require(Self.offset(ofTag: record.recordChangeTag))
+            let secondTag = try #require(record.recordChangeTag)
             let zone = try database.zone(.default)
-            #expect(try zone.savedRecord(named: "r", at: first)?["n"] == .int64(1))
+            guard case .found(let first) = try zone.ancestor(of: "r", changeTag: firstTag) else {
+                Issue.record("the first version is in the log before compaction")
+                return
+            }
+            #expect(first["n"] == .int64(1))
             try await database.compact()
-            #expect(try zone.savedRecord(named: "r", at: first) == nil)
-            #expect(try zone.savedRecord(named: "r", at: second)?["n"] == .int64(2))
-            #expect(try zone.savedRecord(named: "r", at: -5) == nil)
+            guard case .notInLog = try zone.ancestor(of: "r", changeTag: firstTag) else {
+                Issue.record("the first version still reads after compaction removed it")
+                return
+            }
+            guard case .found(let latest) = try zone.ancestor(of: "r", changeTag: secondTag) else {
+                Issue.record("the latest version survives compaction")
+                return
+            }
+            #expect(latest["n"] == .int64(2))
+            var edited = stale
+            edited["n"] = .int64(3)
+            let error = await expectError(.serverRecordChanged) { _ = try await database.save(edited) }
+            #expect(error?.serverRecord?["n"] == .int64(2))
+            #expect(error?.ancestorRecord == nil, "compaction removed the version the tag names")
         }
     }
 }
