@@ -46,31 +46,32 @@ import TestSupport
     func readersBesideAnOpenWriter() async throws {
         let store = FileManager.default.temporaryDirectory.appendingPathComponent("notes-open-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: store) }
-        #expect(try NotesCLITests.run(["--store", store, "add", "Buy milk"]).status == 0)
+        let executable = try Self.notes()
+        #expect(try await ChildProcess.finish(executable, ["--store", store, "add", "Buy milk"]).status == 0)
         let writer = try await Database(directory: store)  // holds the lock throughout
-        let list = try NotesCLITests.run(["--store", store, "list"])
-        #expect(list.status == 0, "\(list.errors)")
-        #expect(list.output.contains("Buy milk"))
-        #expect(try NotesCLITests.run(["--store", store, "folders"]).status == 0)
+        let list = try await ChildProcess.finish(executable, ["--store", store, "list"])
+        #expect(list.status == 0, "\(list.errorText)")
+        #expect(list.outputText.contains("Buy milk"))
+        #expect(try await ChildProcess.finish(executable, ["--store", store, "folders"]).status == 0)
         if let inspect = ChildProcess.builtExecutable("log-inspect") {
-            let summary = try ChildProcess.run(inspect, ["summary", store])
+            let summary = try await ChildProcess.finish(inspect, ["summary", store])
             #expect(summary.status == 0, "\(summary.errorText)")
         }
         try writer.close()
     }
 
     @Test("eight notes add started at once all succeed, and every note is kept")
-    func eightWritersAtOnce() throws {
+    func eightWritersAtOnce() async throws {
         let executable = try Self.notes()
-        try NotesCLITests.withStore { store in
-            let writers = try (0..<8).map { try ChildProcess.start(executable, ["--store", store, "add", "note \($0)"]) }
-            for writer in writers { writer.waitUntilExit() }
-            #expect(writers.map(\.terminationStatus) == Array(repeating: 0, count: 8))
-            let listed = try NotesCLITests.run(["--store", store, "list"])
-            #expect(listed.status == 0, "\(listed.errors)")
-            let titles = Set(listed.output.split(separator: "\n").compactMap { $0.split(separator: "\t").last.map(String.init) })
-            #expect(titles == Set((0..<8).map { "note \($0)" }))
-        }
+        let store = FileManager.default.temporaryDirectory.appendingPathComponent("notes-eight-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: store) }
+        let writers = try (0..<8).map { try ChildProcess.start(executable, ["--store", store, "add", "note \($0)"]) }
+        for writer in writers { await ChildProcess.exit(of: writer) }
+        #expect(writers.map(\.terminationStatus) == Array(repeating: 0, count: 8))
+        let listed = try await ChildProcess.finish(executable, ["--store", store, "list"])
+        #expect(listed.status == 0, "\(listed.errorText)")
+        let titles = Set(listed.outputText.split(separator: "\n").compactMap { $0.split(separator: "\t").last.map(String.init) })
+        #expect(titles == Set((0..<8).map { "note \($0)" }))
     }
 
     @Test("a read-only database beside writer processes sees whole durable commits, and its subscription fires on theirs")
@@ -78,7 +79,7 @@ import TestSupport
         let executable = try Self.notes()
         let store = FileManager.default.temporaryDirectory.appendingPathComponent("notes-readers-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: store) }
-        #expect(try ChildProcess.run(executable, ["--store", store, "add", "first"]).status == 0)
+        #expect(try await ChildProcess.finish(executable, ["--store", store, "add", "first"]).status == 0)
         // The subscription is the writer's to save; the reader finds it in the store.
         let writer = try await Database(directory: store)
         try await writer.save(Subscription(id: "notes", kind: .zone(RecordNotesManager.zone)))
@@ -113,7 +114,13 @@ import TestSupport
             looks += 1
             try await Task.sleep(for: .milliseconds(3))  // pacing the looks, not timing them
         }
-        done.wait()
+        // Waited for on a dispatch thread: no cooperative thread blocks.
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                done.wait()
+                continuation.resume()
+            }
+        }
         #expect(failures.withLock { $0 }.isEmpty)
         #expect(looks > 0)
         try await reader.refresh()

@@ -138,7 +138,7 @@ import TestSupport
             }
 
             kill(writer.processIdentifier, SIGKILL)
-            writer.waitUntilExit()
+            await ChildProcess.exit(of: writer)
             let final = acknowledged(acks).last?.upperBound ?? 0
             let reader = try Log(directory: store, options: LogOptions(readOnly: true))
             let end = try reader.partition(named: "demo").endOffset
@@ -147,7 +147,7 @@ import TestSupport
             #expect(try follower?.partition(named: "demo").endOffset == end)
 
             // The next writer recovers the killed one's store and goes on.
-            let next = try ChildProcess.run(demo, ["--store", store, "--events", "5", "--batch-size", "5", "--lock-timeout", "10"])
+            let next = try await ChildProcess.finish(demo, ["--store", store, "--events", "5", "--batch-size", "5", "--lock-timeout", "10"])
             #expect(next.status == 0, "\(next.errorText)")
             #expect(try reader.refresh())
             let grown = try reader.partition(named: "demo")

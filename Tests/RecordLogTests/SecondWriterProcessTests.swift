@@ -58,7 +58,7 @@ import TestSupport
         // Started while the lock is held: it waits (up to a minute), whenever it first tries.
         let waiting = try ChildProcess.start(demo(), ["--store", directory, "--events", "5", "--lock-timeout", "60"])
         try log.close()
-        waiting.waitUntilExit()
+        await ChildProcess.exit(of: waiting)
         #expect(waiting.terminationStatus == 0)
         let reader = try Log(directory: directory, options: LogOptions(readOnly: true))
         #expect(try reader.partition(named: "demo").endOffset == 5)
@@ -70,7 +70,7 @@ import TestSupport
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let log = try Log(directory: directory, options: LogOptions(durability: .noSyncUnsafe))
         let zone = try log.createPartition(named: "demo")
-        let refused = try runDemo(store: directory, lockTimeout: "0.2")
+        let refused = try await ChildProcess.finish(demo(), ["--store", directory, "--events", "5", "--lock-timeout", "0.2"])
         #expect(refused.status != 0)
         #expect(refused.errorText.contains("open for writing by another process"))
         #expect(zone.endOffset == 0)

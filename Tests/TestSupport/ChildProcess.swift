@@ -60,6 +60,26 @@ public enum ChildProcess {
         return process
     }
 
+    /// Runs `executable` to completion on a dispatch thread, suspending the calling task: an async
+    /// test that waits for a child this way holds none of the few cooperative threads that every
+    /// other test running in parallel needs.
+    public static func finish(_ executable: URL, _ arguments: [String]) async throws -> Outcome {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(with: Result { try run(executable, arguments) }) }
+        }
+    }
+
+    /// Waits for a started child to exit on a dispatch thread, suspending the calling task (see
+    /// ``finish(_:_:)``).
+    public static func exit(of process: Process) async {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                process.waitUntilExit()
+                continuation.resume()
+            }
+        }
+    }
+
     /// Runs a program found on the PATH, through /usr/bin/env.
     public static func run(program arguments: [String]) throws -> Outcome {
         try run(URL(fileURLWithPath: "/usr/bin/env"), arguments)
