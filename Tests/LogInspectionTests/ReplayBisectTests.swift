@@ -12,7 +12,8 @@ import TestSupport
     /// A store whose zone Items holds `count` saves, one per commit: offset i saves `r<i>` with
     /// `n` = i, so "no record has n = k" breaks exactly at offset k.
     static func withStore(_ body: (ReplayStore) async throws -> Void) async throws {
-        let database = try await Database.temporary()
+        // Durable commits: a reader beside a live writer sees only what the writer made durable.
+        let database = try await Database.temporary(durability: .fsync)
         try await database.createZone(zone)
         for index in 0..<count {
             var record = Record(recordType: "Item", recordID: RecordID(recordName: "r\(index)", zoneID: zone))
