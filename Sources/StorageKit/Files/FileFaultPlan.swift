@@ -80,10 +80,10 @@ package final class FileFaultPlan: Sendable {
     /// Cuts the power now.
     package func cutPower() { state.withLock { $0.powerCut = true } }
 
-    /// Whether the plan acts on an operation on `path`: anything under the root, and the
-    /// root's ancestors (the fsync of the directory that holds the root makes the root durable).
+    /// Whether the plan acts on an operation on `path`: the root and anything under it, never
+    /// its ancestors (which other suites running in the same process share).
     func covers(_ path: String) -> Bool {
-        path == root || path.hasPrefix(root + "/") || root.hasPrefix(path.hasSuffix("/") ? path : path + "/")
+        path == root || path.hasPrefix(root + "/")
     }
 
     func effect(for operation: FileOperation) -> FileFaultEffect? {

@@ -67,11 +67,14 @@ package final class PowerLossJournal: Sendable {
     /// Where replaced and removed files are kept (hard links) until the simulation: a directory
     /// outside the root, on the same file system.
     package let shadowDirectory: String
+    /// The directory the journal records under.
+    package let root: String
     private let state = Mutex(State())
 
     /// Starts recording: every file under `root` as it is now counts as durable.
     package init(root: String, shadowDirectory: String) {
         self.shadowDirectory = shadowDirectory
+        self.root = root.hasSuffix("/") ? String(root.dropLast()) : root
         mkdir(shadowDirectory, 0o700)
         var files: [String: FileRecord] = [:]
         Self.walk(root) { path in
@@ -109,7 +112,9 @@ package final class PowerLossJournal: Sendable {
         state.withLock { state in
             switch operation {
             case .create(let path, let directory):
-                guard !Self.exists(path) else { return }
+                // The root itself is taken as there: the journal simulates the loss of what is
+                // under it, and its parent's fsync is outside what a plan may watch.
+                guard path != root, !Self.exists(path) else { return }
                 add(.created(path: path, directory: directory), &state)
                 if !directory { state.files[path] = FileRecord(syncedSize: 0, syncedContent: []) }
             case .rename(let from, let to):
