@@ -12,20 +12,20 @@ import RecordStore
 /// let result = try await StoreAdministration.compact(store: path, zone: "Notes")
 /// print(result.text())
 /// ```
-public enum StoreAdministration {
+package enum StoreAdministration {
     /// What an administration command did: a JSON object for scripts, lines for people.
-    public struct Result: Sendable {
-        public var json: JSONValue
-        public var lines: [String]
+    package struct Result: Sendable {
+        package var json: JSONValue
+        package var lines: [String]
 
-        public func text() -> String { lines.joined(separator: "\n") }
+        package func text() -> String { lines.joined(separator: "\n") }
     }
 
     /// Compacts `zone` (every zone when nil) of the store at `store`, as
     /// `Database.compact(zone:tombstoneRetention:)` does.
     ///
     /// - Throws: `LogError` (locked, corrupt: run `repair`), `RecordStoreError.zoneNotFound`.
-    public static func compact(
+    package static func compact(
         store: String, zone: String?, tombstoneRetention: Duration? = nil, logger: Logger = Logger(label: "recordlog")
     ) async throws -> Result {
         try requireStore(store)
@@ -49,7 +49,7 @@ public enum StoreAdministration {
 
     /// Repairs the store at `store` as `Log.repair(directory:)` does: each zone cut at its first
     /// corrupt batch, every removed byte moved to `lost+found/`.
-    public static func repair(store: String, logger: Logger = Logger(label: "recordlog")) throws -> Result {
+    package static func repair(store: String, logger: Logger = Logger(label: "recordlog")) throws -> Result {
         let report = try Log.repair(directory: store, logger: logger)
         let repairs = report.repairs.map { repair -> JSONValue in
             .object([
@@ -75,7 +75,7 @@ public enum StoreAdministration {
 
     /// Writes a checkpoint of the store at `store` now (`Database.checkpoint()`): the key index,
     /// so that the next open replays only what follows.
-    public static func checkpoint(store: String, logger: Logger = Logger(label: "recordlog")) async throws -> Result {
+    package static func checkpoint(store: String, logger: Logger = Logger(label: "recordlog")) async throws -> Result {
         try requireStore(store)
         let database = try await Database(directory: store, compaction: .manual, logger: logger)
         do {

@@ -14,16 +14,21 @@ public struct CompactionOptions: Sendable, Equatable {
     /// tombstone that is its key's latest event; 0 drops them all.
     public var tombstoneRetentionMilliseconds: Int64
     /// The wall clock the retention is measured against, in milliseconds since the epoch; the
-    /// real clock when nil. Tests pin it.
-    public var now: Int64?
+    /// real clock when nil. Tests pin it; not product API.
+    package var now: Int64?
     /// Whether the active segment is sealed first (rolled), so that everything appended before
     /// the call is compacted. A background compaction leaves the active segment alone.
     public var rollingActiveSegment: Bool
 
     public init(
-        tombstoneRetentionMilliseconds: Int64 = CompactionOptions.defaultTombstoneRetentionMilliseconds, now: Int64? = nil,
+        tombstoneRetentionMilliseconds: Int64 = CompactionOptions.defaultTombstoneRetentionMilliseconds,
         rollingActiveSegment: Bool = true
     ) {
+        self.init(tombstoneRetentionMilliseconds: tombstoneRetentionMilliseconds, now: nil, rollingActiveSegment: rollingActiveSegment)
+    }
+
+    /// The options with the clock pinned to `now`, for tests.
+    package init(tombstoneRetentionMilliseconds: Int64, now: Int64?, rollingActiveSegment: Bool = true) {
         self.tombstoneRetentionMilliseconds = max(0, tombstoneRetentionMilliseconds)
         self.now = now
         self.rollingActiveSegment = rollingActiveSegment
