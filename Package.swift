@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "RecordLog", targets: ["RecordLog"]),
         .library(name: "RecordStore", targets: ["RecordStore"]),
+        .library(name: "RecordSync", targets: ["RecordSync"]),
         .library(name: "Notes", targets: ["Notes"]),
         .executable(name: "notes", targets: ["notes"]),
         .library(name: "LogInspection", targets: ["LogInspection"]),
@@ -56,6 +57,15 @@ let package = Package(
                 "StorageKit",
                 "RecordLog",
                 "CPrefetch",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // Keeps a local store in step with a remote database (CKSyncEngine's loop): the
+        // RemoteDatabase protocol, the engine, its merges.
+        .target(
+            name: "RecordSync",
+            dependencies: [
+                "RecordStore",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
