@@ -39,11 +39,11 @@ public final class HTTPRemoteDatabase: RemoteDatabase {
     ///
     /// - Parameters:
     ///   - token: the database's bearer token (`recordlog-server create-database` printed it).
-    ///   - client: the HTTP client; the process-wide shared one by default.
+    ///   - client: the HTTP client; ``defaultClient`` unless told otherwise.
     ///   - retryPolicy: how transient failures are retried.
     ///   - requestTimeout: how long one attempt may wait for its answer to start.
     public init(
-        url: URL, database: String, token: String, client: HTTPClient = .shared, retryPolicy: RetryPolicy = RetryPolicy(),
+        url: URL, database: String, token: String, client: HTTPClient = HTTPRemoteDatabase.defaultClient, retryPolicy: RetryPolicy = RetryPolicy(),
         requestTimeout: Duration = .seconds(60), maximumItemsPerRequest: Int = 400, logger: Logger = Logger(label: "HTTPRemoteDatabase")
     ) {
         self.url = url
@@ -55,6 +55,18 @@ public final class HTTPRemoteDatabase: RemoteDatabase {
         self.maximumItemsPerRequest = maximumItemsPerRequest
         self.logger = logger
     }
+
+    /// The process-wide client every `HTTPRemoteDatabase` uses unless given another: like
+    /// `HTTPClient.shared` (never shut down), but a refused connection fails at once instead of
+    /// being retried by the pool until the request's deadline — ``RetryPolicy`` retries, with
+    /// its backoff — and a connection silent for 60 seconds is given up (a notification stream
+    /// hears the server's heartbeat every 15).
+    public static let defaultClient: HTTPClient = {
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.timeout = .init(connect: .seconds(10), read: .seconds(60))
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }()
 
     // MARK: RemoteDatabase
 
