@@ -190,6 +190,10 @@ let package = Package(
             dependencies: ["RecordStore", "TestSupport", "TuningSupport"]
         ),
         .testTarget(
+            name: "RecordSyncTests",
+            dependencies: ["RecordSync", "RecordStore", "TestSupport"]
+        ),
+        .testTarget(
             name: "NotesTests",
             dependencies: ["Notes", "TestSupport", "TuningSupport"]
         ),
