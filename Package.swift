@@ -166,6 +166,13 @@ let package = Package(
             dependencies: ["RecordLog"],
             path: "Tests/CompactionCrashChild"
         ),
+        // Test support, never shipped: a device that dies in the middle of saving or sending,
+        // for the sync crash tests (SyncCrashTests).
+        .executableTarget(
+            name: "sync-crash-child",
+            dependencies: ["RecordSync", "RecordStore"],
+            path: "Tests/SyncCrashChild"
+        ),
         // Helpers every test target shares: a seeded generator, running the built executables.
         .target(
             name: "TestSupport",
@@ -191,7 +198,7 @@ let package = Package(
         ),
         .testTarget(
             name: "RecordSyncTests",
-            dependencies: ["RecordSync", "RecordStore", "TestSupport"]
+            dependencies: ["RecordSync", "RecordStore", "RecordLog", "TestSupport"]
         ),
         .testTarget(
             name: "NotesTests",

@@ -83,6 +83,7 @@ extension SyncEngine {
             let deleting = round.filter(\.change.isDelete).map { RecordID(recordName: $0.change.recordName, zoneID: zoneID) }
             let token = Self.clientChangeToken(device: local.storeIdentity, zoneID: zoneID, batch: round)
             let result = try await modifyRemote(saving: saving, deleting: deleting, token: token, zoneID: zoneID)
+            SyncHook.reached(.remoteAnswered)
             var acknowledged: [Acknowledgement] = []
             var again: [Outgoing] = []
             var failed: [RecordID: RecordStoreError] = [:]
@@ -130,6 +131,7 @@ extension SyncEngine {
                 }
             }
             try await acknowledge(acknowledged, in: zoneID)
+            SyncHook.reached(.acknowledged)
             emit(
                 .sentChanges(
                     zoneID, saved: acknowledged.compactMap(\.savedID).map { RecordID(recordName: $0, zoneID: zoneID) },
