@@ -81,13 +81,14 @@ let package = Package(
         // location. Not library API: only the executable and its tests use it.
         .target(
             name: "NotesCLI",
-            dependencies: ["Notes"]
+            dependencies: ["Notes", "RecordSync"]
         ),
         .executableTarget(
             name: "notes",
             dependencies: [
                 "Notes",
                 "NotesCLI",
+                "RecordSync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Tools/notes"
