@@ -20,50 +20,50 @@ extension SyncEngine {
     }
 
     /// Fetches on start and on every notification of the remote; when the stream ends (the
-    /// connection dropped, the remote closed), waits a little longer each time and listens again
-    /// — fetching first, so nothing notified meanwhile is missed.
+    /// connection dropped, the remote closed), listens again — fetching first, so nothing
+    /// notified meanwhile is missed.
     private func listenToRemote() async {
-        var failures = 0
-        while !Task.isCancelled {
-            do {
-                try await remote.save(Subscription(id: remoteSubscriptionID, kind: .database))
-                let notifications = try await remote.notifications(for: remoteSubscriptionID)
+        await keepListening("fetching the remote's changes") {
+            try await remote.save(Subscription(id: remoteSubscriptionID, kind: .database))
+            let notifications = try await remote.notifications(for: remoteSubscriptionID)
+            try await fetchChanges()
+            for await _ in notifications {
+                if Task.isCancelled { return true }
                 try await fetchChanges()
-                failures = 0
-                for await _ in notifications {
-                    if Task.isCancelled { return }
-                    try await fetchChanges()
-                }
-            } catch {
-                if Task.isCancelled { return }
-                emit(.failed("\(error)"))
-                configuration.logger.warning("sync with the remote failed; retrying", metadata: ["error": "\(error)"])
             }
-            failures += 1
-            try? await Task.sleep(for: .milliseconds(min(30_000, 50 << min(failures, 10))))
+            return false
         }
     }
 
-    /// Sends on start and after every local commit to a synced zone.
+    /// Sends on start and after every local commit, until the local database closes.
     private func listenToLocal() async {
+        await keepListening("sending local changes") {
+            try await local.save(Subscription(id: Self.localSubscriptionID, kind: .database))
+            let notifications = try local.notifications(for: Self.localSubscriptionID)
+            try await sendChanges()
+            for await _ in notifications {
+                if Task.isCancelled { return true }
+                try await sendChanges()
+            }
+            return true
+        }
+    }
+
+    /// Runs `listen` until it says it is done or the task is cancelled; after a failure or an
+    /// ended stream, waits a little longer each time (50 ms doubling, at most 30 s) and runs it
+    /// again.
+    private func keepListening(_ what: String, _ listen: () async throws -> Bool) async {
         var failures = 0
         while !Task.isCancelled {
             do {
-                try await local.save(Subscription(id: Self.localSubscriptionID, kind: .database))
-                let notifications = try local.notifications(for: Self.localSubscriptionID)
-                try await sendChanges()
+                if try await listen() { return }
                 failures = 0
-                for await _ in notifications {
-                    if Task.isCancelled { return }
-                    try await sendChanges()
-                }
-                return  // the local database closed
             } catch {
                 if Task.isCancelled { return }
-                emit(.failed("\(error)"))
-                configuration.logger.warning("sending local changes failed; retrying", metadata: ["error": "\(error)"])
+                emit(.failed("\(what): \(error)"))
+                configuration.logger.warning("\(what) failed; retrying", metadata: ["error": "\(error)"])
+                failures += 1
             }
-            failures += 1
             try? await Task.sleep(for: .milliseconds(min(30_000, 50 << min(failures, 10))))
         }
     }
