@@ -97,10 +97,29 @@ extension SyncEngine {
         }
     }
 
-    /// Applies one page to the local zone in one commit with the zone's new token.
+    /// Applies one page to the local zone in one commit with the zone's new token; a page too
+    /// large for one commit (large records) is applied in halves, the token with the last.
     private func apply(_ page: ZoneChanges, to zoneID: ZoneID, fetch: inout ZoneFetch) async throws {
+        do {
+            try await applyInOneCommit(page, to: zoneID, fetch: &fetch, token: page.changeToken)
+        } catch let error as RecordStoreError where error.code == .limitExceeded && page.changedRecords.count + page.deletions.count > 1 {
+            let saves = page.changedRecords.count / 2
+            let first = ZoneChanges(
+                changedRecords: Array(page.changedRecords[..<saves]), deletions: saves == 0 ? [page.deletions[0]] : [],
+                changeToken: page.changeToken, moreComing: true)
+            let rest = ZoneChanges(
+                changedRecords: Array(page.changedRecords[saves...]), deletions: saves == 0 ? Array(page.deletions.dropFirst()) : page.deletions,
+                changeToken: page.changeToken, moreComing: page.moreComing)
+            // The first half keeps the old token: a crash after it fetches the page again.
+            try await applyInOneCommit(first, to: zoneID, fetch: &fetch, token: fetch.state.token)
+            try await apply(rest, to: zoneID, fetch: &fetch)
+        }
+    }
+
+    /// Applies `page` to the local zone in one commit that saves the zone's state with `token`.
+    private func applyInOneCommit(_ page: ZoneChanges, to zoneID: ZoneID, fetch: inout ZoneFetch, token: ServerChangeToken?) async throws {
         var next = fetch.state
-        next.token = page.changeToken
+        next.token = token
         let state = next
         var saved: [RecordID] = []
         var deleted: [RecordID] = []

@@ -39,11 +39,18 @@ extension SyncEngine {
     /// sent again a few times).
     private func send(_ zoneID: ZoneID) async throws {
         var attempted: Set<String> = []
+        var limit = max(1, remote.maximumItemsPerRequest)
         while true {
-            let batch = try collect(zoneID, limit: remote.maximumItemsPerRequest, excluding: attempted)
+            let batch = try collect(zoneID, limit: limit, excluding: attempted)
             guard !batch.isEmpty else { return }
+            do {
+                try await sendBatch(batch, in: zoneID)
+            } catch let error as RecordStoreError where error.code == .limitExceeded && batch.count > 1 {
+                // The request is too large for the remote (large records): send fewer at a time.
+                limit = batch.count / 2
+                continue
+            }
             for item in batch { attempted.insert(item.change.recordName) }
-            try await sendBatch(batch, in: zoneID)
         }
     }
 
