@@ -199,7 +199,7 @@ let package = Package(
         ),
         .testTarget(
             name: "RecordSyncTests",
-            dependencies: ["RecordSync", "RecordStore", "RecordLog", "TestSupport"]
+            dependencies: ["RecordSync", "RecordStore", "RecordLog", "Notes", "TestSupport"]
         ),
         .testTarget(
             name: "NotesTests",
