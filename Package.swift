@@ -149,13 +149,14 @@ let package = Package(
         // location. Not library API: only the executable and its tests use it.
         .target(
             name: "NotesCLI",
-            dependencies: ["Notes"]
+            dependencies: ["Notes", "RecordSync"]
         ),
         .executableTarget(
             name: "notes",
             dependencies: [
                 "Notes",
                 "NotesCLI",
+                "RecordSync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Tools/notes"
@@ -234,6 +235,13 @@ let package = Package(
             dependencies: ["RecordLog"],
             path: "Tests/CompactionCrashChild"
         ),
+        // Test support, never shipped: a device that dies in the middle of saving or sending,
+        // for the sync crash tests (SyncCrashTests).
+        .executableTarget(
+            name: "sync-crash-child",
+            dependencies: ["RecordSync", "RecordStore"],
+            path: "Tests/SyncCrashChild"
+        ),
         // Helpers every test target shares: a seeded generator, running the built executables.
         .target(
             name: "TestSupport",
@@ -256,6 +264,10 @@ let package = Package(
         .testTarget(
             name: "RecordStoreTests",
             dependencies: ["RecordStore", "TestSupport", "TuningSupport"]
+        ),
+        .testTarget(
+            name: "RecordSyncTests",
+            dependencies: ["RecordSync", "RecordStore", "RecordLog", "Notes", "TestSupport"]
         ),
         .testTarget(
             name: "NotesTests",

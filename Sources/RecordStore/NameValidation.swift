@@ -22,6 +22,12 @@ enum NameProblem: Equatable {
         return bytes.first == UInt8(ascii: "_") ? .leadingUnderscore : nil
     }
 
+    /// The problem of a record name as the log may hold it: CloudKit's rule, except that names
+    /// starting with `_` are accepted — the store's own system records (FORMAT.md §10.3).
+    static func ofStoredRecordName<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> NameProblem? {
+        ofASCIIName(bytes)
+    }
+
     /// The problem of a zone name (CloudKit: ASCII, 1...255 characters, no leading `_` except
     /// the default zone's `_defaultZone`), or nil.
     static func ofZoneName<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> NameProblem? {
@@ -74,7 +80,14 @@ extension RecordID {
     ///
     /// - Throws: ``RecordStoreError/Code/invalidArguments`` naming the rule that was broken.
     package func validate() throws(RecordStoreError) {
-        if let problem = recordName.withUTF8Bytes(NameProblem.ofRecordName) {
+        try validate(allowingSystemName: false)
+    }
+
+    /// Checks the ID as ``validate()`` does; with `allowingSystemName`, a record name starting
+    /// with `_` (a system record: FORMAT.md §10.3) is accepted.
+    package func validate(allowingSystemName: Bool) throws(RecordStoreError) {
+        let problem = recordName.withUTF8Bytes { allowingSystemName ? NameProblem.ofStoredRecordName($0) : NameProblem.ofRecordName($0) }
+        if let problem {
             throw RecordStoreError(
                 .invalidArguments,
                 "Record name \"\(recordName)\" is invalid: \(problem.reason). "

@@ -46,6 +46,11 @@ public struct Record: Sendable {
     public internal(set) var modificationDate: Date?
     /// The server's version tag of the record, for optimistic concurrency; nil before the first save.
     public internal(set) var recordChangeTag: String?
+    /// For a record of a synced zone in a device's store: the change tag of the remote's version
+    /// this record was last in step with (what a ``SyncEngine`` sends as the record's change tag),
+    /// as CloudKit apps keep a record's system fields beside their copy. Nil for a record never
+    /// synced. Only sync writes set it; other saves keep the stored record's.
+    package var syncChangeTag: String?
 
     /// The fields, sorted by key (strictly ascending), so lookups are binary searches and encoding
     /// needs no sort.
@@ -75,7 +80,7 @@ public struct Record: Sendable {
     init(
         recordType: String, recordID: RecordID, sortedFields: [Field],
         creationDate: Date? = nil, modificationDate: Date? = nil, recordChangeTag: String? = nil,
-        changedKeys: Set<String> = []
+        syncChangeTag: String? = nil, changedKeys: Set<String> = []
     ) {
         self.recordType = recordType
         self.recordID = recordID
@@ -84,6 +89,7 @@ public struct Record: Sendable {
         self.creationDate = creationDate
         self.modificationDate = modificationDate
         self.recordChangeTag = recordChangeTag
+        self.syncChangeTag = syncChangeTag
     }
 
     /// The value of the field `key`, or nil when the record has no such field. Setting a value
@@ -183,7 +189,7 @@ extension Record: Hashable {
         lhs.recordID == rhs.recordID && lhs.recordType == rhs.recordType && lhs.fields == rhs.fields
             && MillisecondDate.same(lhs.creationDate, rhs.creationDate)
             && MillisecondDate.same(lhs.modificationDate, rhs.modificationDate)
-            && sameBytes(lhs.recordChangeTag, rhs.recordChangeTag)
+            && sameBytes(lhs.recordChangeTag, rhs.recordChangeTag) && sameBytes(lhs.syncChangeTag, rhs.syncChangeTag)
     }
 
     private static func sameBytes(_ lhs: String?, _ rhs: String?) -> Bool {

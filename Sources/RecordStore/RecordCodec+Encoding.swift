@@ -68,10 +68,12 @@ extension RecordCodec {
         if creation != nil { flags |= SystemFieldFlag.creationDate }
         if modification != nil { flags |= SystemFieldFlag.modificationDate }
         if record.recordChangeTag != nil { flags |= SystemFieldFlag.changeTag }
+        if record.syncChangeTag != nil { flags |= SystemFieldFlag.syncChangeTag }
         buffer.append(flags)
         if let creation { buffer.appendVarlong(creation) }
         if let modification { buffer.appendVarlong(modification) }
         if let tag = record.recordChangeTag { appendShortString(tag, to: &buffer) }
+        if let tag = record.syncChangeTag { appendShortString(tag, to: &buffer) }
     }
 
     /// A string of at most 255 bytes (checked by validation): a 1-byte length, then the bytes.

@@ -52,6 +52,8 @@ package enum RecordCodec {
         static let creationDate: UInt8 = 0x01
         static let modificationDate: UInt8 = 0x02
         static let changeTag: UInt8 = 0x04
-        static let all: UInt8 = 0x07
+        /// The change tag of the remote version a synced record was last in step with.
+        static let syncChangeTag: UInt8 = 0x08
+        static let all: UInt8 = 0x0F
     }
 }

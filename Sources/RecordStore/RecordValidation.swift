@@ -7,12 +7,18 @@ extension Record {
     ///
     /// - Throws: ``RecordStoreError/Code/invalidArguments`` naming the first rule broken.
     package func validate() throws(RecordStoreError) {
+        try validate(allowingSystemName: false)
+    }
+
+    /// Checks the record as ``validate()`` does; with `allowingSystemName`, a name starting with
+    /// `_` (a system record of the store's own, written by sync: FORMAT.md §10.3) is accepted.
+    package func validate(allowingSystemName: Bool) throws(RecordStoreError) {
         if let problem = recordType.withUTF8Bytes(IdentifierProblem.of) {
             throw invalid(
                 "Record type \"\(recordType)\" is invalid: \(problem.reason). "
                     + "Use a name that starts with an ASCII letter and has only letters, digits and underscores, like \"Note\".")
         }
-        try recordID.validate()
+        try recordID.validate(allowingSystemName: allowingSystemName)
         // By index, not `for field in fields`: the iterator hands out a copy of each field, its
         // key and value retained and released (BENCHMARKS.md, "Figures behind the code").
         for index in fields.indices {
@@ -83,10 +89,12 @@ extension Record {
     private func validateSystemFields() throws(RecordStoreError) {
         try validateSystemDate(creationDate)
         try validateSystemDate(modificationDate)
-        if let tag = recordChangeTag, tag.utf8.count > RecordLimits.maximumNameLength {
-            throw invalid(
-                "The change tag is \(tag.utf8.count) bytes long, more than \(RecordLimits.maximumNameLength); "
-                    + "it was not set by this store. Fetch the record again.")
+        for tag in [recordChangeTag, syncChangeTag] {
+            if let tag, tag.utf8.count > RecordLimits.maximumNameLength {
+                throw invalid(
+                    "The change tag is \(tag.utf8.count) bytes long, more than \(RecordLimits.maximumNameLength); "
+                        + "it was not set by this store. Fetch the record again.")
+            }
         }
     }
 

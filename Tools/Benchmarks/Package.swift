@@ -23,6 +23,7 @@ let package = Package(
                 .product(name: "RecordLog", package: rootIdentity),
                 .product(name: "RecordStore", package: rootIdentity),
                 .product(name: "Notes", package: rootIdentity),
+                .product(name: "RecordSync", package: rootIdentity),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         )

@@ -3,6 +3,7 @@ import Foundation
 import Notes
 import NotesCLI
 import RecordStore
+import RecordSync
 
 /// The Notes app in a terminal, over an embedded RecordLog store.
 @main
@@ -21,8 +22,9 @@ struct NotesCommand: AsyncParsableCommand {
               notes add --folder Work "Call Anna"
               notes list --json
               notes edit <id> "Buy oat milk"
+              notes sync --remote /srv/notes-hub   (send and receive changes: see SYNC.md)
             """,
-        subcommands: [Folders.self, AddFolder.self, DeleteFolder.self, Add.self, Edit.self, Delete.self, List.self])
+        subcommands: [Folders.self, AddFolder.self, DeleteFolder.self, Add.self, Edit.self, Delete.self, List.self, Sync.self])
 
     /// `--store` before the subcommand (`notes --store DIR list`); after it works too.
     @OptionGroup var options: StoreOptions
@@ -144,5 +146,36 @@ struct List: AsyncParsableCommand {
 
     func run() async throws {
         try await options.run(parent: parent.options, readOnly: true) { try await $0.list(folderName: folder, json: json) }
+    }
+}
+
+struct Sync: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Sync this store with another: send its changes, receive the other's, merge conflicts.",
+        discussion: """
+            The remote is a store directory that several notes stores sync through (created when \
+            missing), as devices sync through a server. Changes made since the last sync are sent \
+            once, even if a sync is interrupted; an edit made on both sides is merged field by field.
+
+            Example (two stores, one hub):
+              notes --store A add "From A"; notes --store A sync --remote HUB
+              notes --store B sync --remote HUB; notes --store B list
+            """)
+    @OptionGroup var options: StoreOptions
+    @ParentCommand var parent: NotesCommand
+    @Option(help: "The store directory to sync with.") var remote: String
+
+    func run() async throws {
+        try await options.run(parent: parent.options) { app in
+            let hub = try await Database(directory: remote)
+            do {
+                let output = try await app.sync(with: hub)
+                try hub.close()
+                return output
+            } catch {
+                try? hub.close()
+                throw error
+            }
+        }
     }
 }

@@ -24,7 +24,8 @@ public struct InspectedRecord: Sendable {
     }
 
     /// The JSON Lines object: `zone`, `offset`, `timestamp` (ms), `key`, `event`, `recordType`,
-    /// `changeTag`, `creationDate`/`modificationDate` (ms, when the value has them), `fields`
+    /// `changeTag`, `creationDate`/`modificationDate` (ms, when the value has them), `fields`,
+    /// `sync` and `syncChangeTag` (in a device's store: what a sync record means, the remote version)
     /// (see ``FieldJSON``; null for a delete or an undecodable value); for a value that does not
     /// decode as a record, `value` (base64), `valueText` (when it is UTF-8) and `valueError`;
     /// `headers` other than the store's own, as `{"key","value"}` with base64 or null values.
@@ -40,6 +41,8 @@ public struct InspectedRecord: Sendable {
             if let date = fields.modificationDate { members.append(("modificationDate", .int(FieldJSON.milliseconds(date)))) }
         }
         members.append(("fields", event.fields.map(FieldJSON.fields(of:)) ?? .null))
+        if let sync = event.sync { members.append(("sync", .string(sync))) }
+        if let tag = event.syncChangeTag { members.append(("syncChangeTag", .string(tag))) }
         if event.fields == nil, let value = record.value {
             members.append(("value", .string(Self.base64(value))))
             if let text = String(validating: value, as: UTF8.self) { members.append(("valueText", .string(text))) }
@@ -54,7 +57,8 @@ public struct InspectedRecord: Sendable {
     }
 
     /// One human-readable line:
-    /// `Notes 3 2024-05-01T10:00:00.123Z save type=Note key=n1 changeTag=1-3 fields={"title":"Hi"}`.
+    /// `Notes 3 2024-05-01T10:00:00.123Z save type=Note key=n1 changeTag=1-3 fields={"title":"Hi"}`;
+    /// a sync record's line says what it means instead of its fields: `… key=_sync.p.n1 … sync="pending save of n1 (title)"`.
     public func text() -> String {
         var parts = [Self.word(zone), String(record.offset), Timestamp.iso8601(milliseconds: record.timestamp), event.kind]
         if let type = event.recordType { parts.append("type=" + Self.word(type)) }
@@ -64,7 +68,10 @@ public struct InspectedRecord: Sendable {
             parts.append(record.key.map { "key=base64:" + Self.base64($0) } ?? "key=null")
         }
         if let tag = event.changeTag { parts.append("changeTag=" + Self.word(tag)) }
-        if let fields = event.fields {
+        if let tag = event.syncChangeTag { parts.append("syncTag=" + Self.word(tag)) }
+        if let sync = event.sync {
+            parts.append("sync=" + JSONValue.string(sync).compact())
+        } else if let fields = event.fields {
             parts.append("fields=" + FieldJSON.fields(of: fields).compact())
         } else if let value = record.value {
             parts.append("value=base64:" + Self.base64(value))

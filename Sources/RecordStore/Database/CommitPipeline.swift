@@ -5,7 +5,8 @@ import RecordLog
 /// fills in what it makes.
 ///
 /// The steps, in order (``Database/modifyRecords(saving:deleting:savePolicy:atomically:clientChangeTokenData:)``):
-/// 1. **plan** — check every item against the zone's live records (``ZonePlanner``);
+/// 1. **plan** — check every item against the zone's live records (``ZonePlanner``); in a
+///    synced zone, add each written record's pending change (``Database/trackChanges(_:zones:now:)``);
 /// 2. **encode** — the plan as one Kafka batch, change tags set from the offsets it will get;
 /// 3. **write** — append the batch (not yet durable), then fold it into the views, apply it to
 ///    the zone's state and file each item's result: steps 1–3 run under the database's lock, so
@@ -39,13 +40,18 @@ struct ZoneCommit: Sendable {
 }
 
 extension Database {
-    /// Step 1: plans each zone's part of the request against its live records.
+    /// Step 1: plans each zone's part of the request against its live records; for an app's
+    /// request to a synced zone, adds the pending changes of what it writes (``trackChanges(_:zones:now:)``).
     func plan(
-        _ requests: [ZoneRequest], policy: SavePolicy, now: Date, zones: [ZoneID: ZoneState], clientToken: [UInt8]? = nil
+        _ requests: [ZoneRequest], policy: SavePolicy, now: Date, zones: [ZoneID: ZoneState], clientToken: [UInt8]? = nil,
+        mode: WriteMode = .app
     ) throws -> [ZoneCommit] {
         try requests.map { request in
-            let planner = ZonePlanner(zone: zones[request.zoneID], zoneID: request.zoneID, policy: policy, now: now, tuning: tuning)
-            return ZoneCommit(plan: try planner.plan(saving: request.saving, deleting: request.deleting), clientToken: clientToken)
+            var planner = ZonePlanner(zone: zones[request.zoneID], zoneID: request.zoneID, policy: policy, now: now, tuning: tuning)
+            planner.mode = mode
+            var commit = ZoneCommit(plan: try planner.plan(saving: request.saving, deleting: request.deleting), clientToken: clientToken)
+            if mode == .app { try trackChanges(&commit, zones: zones, now: now) }
+            return commit
         }
     }
 

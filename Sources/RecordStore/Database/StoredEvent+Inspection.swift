@@ -25,6 +25,11 @@ public struct EventDescription: Sendable {
     public var fields: Record?
     /// Why a save event's value could not be decoded as a record (decoding was tried and failed).
     public var decodingError: String?
+    /// For an event of a sync system record in a device's store (FORMAT.md §10.3), what it means:
+    /// `pending save of n1 (text)`, `pending delete of n1`, `acknowledged n1`, `zone sync state: token saved`.
+    public var sync: String?
+    /// For a synced record's save in a device's store: the remote version it is in step with.
+    public var syncChangeTag: String?
 
     /// Creates a description from its parts.
     package init(kind: String, recordType: String?, changeTag: String?, fields: Record?, decodingError: String?) {
@@ -42,7 +47,12 @@ public struct EventDescription: Sendable {
         var description = EventDescription(
             kind: kind, recordType: event.recordType, changeTag: event.changeTag, fields: nil, decodingError: nil)
         // Only a store's save event holds an encoded record; a foreign record's value is opaque.
-        guard event.kind == .save, record.value != nil, zoneName != StoredEvent.systemPartition else { return description }
+        guard event.kind == .save, record.value != nil, zoneName != StoredEvent.systemPartition else {
+            if zoneName != StoredEvent.systemPartition, record.isTombstone {
+                description.sync = syncMeaning(key: record.keyString, isTombstone: true, record: nil)
+            }
+            return description
+        }
         guard event.name != nil else {
             description.decodingError = "the key is not a UTF-8 record name"
             return description
@@ -50,6 +60,8 @@ public struct EventDescription: Sendable {
         do {
             guard let decoded = try event.savedRecord(zone: zoneName) else { return description }
             description.fields = decoded
+            description.sync = syncMeaning(key: record.keyString, isTombstone: false, record: decoded)
+            description.syncChangeTag = decoded.syncChangeTag
             description.recordType = description.recordType ?? decoded.recordType
             description.changeTag = description.changeTag ?? decoded.recordChangeTag
         } catch {

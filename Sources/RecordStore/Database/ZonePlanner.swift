@@ -42,13 +42,15 @@ struct ZonePlanner {
     let now: Date
     /// Where the two-thread planning threshold comes from.
     let tuning: CommitTuning
+    /// An app's request or a sync write (``WriteMode``).
+    var mode: WriteMode = .app
 
     func plan(saving: [Record], deleting: [RecordID]) throws -> ZonePlan {
         var plan = ZonePlan(zoneID: zoneID)
         plan.requestedDeletes = deleting
         guard let zone else {
             for record in saving {
-                do { try record.validate() } catch {
+                do { try record.validate(allowingSystemName: mode == .sync) } catch {
                     plan.failures[record.recordID] = error
                     continue
                 }
@@ -75,7 +77,11 @@ struct ZonePlanner {
         }
         var deleted = Set<String>()
         for id in deleting {
-            if zone.records[id.recordName] == nil { plan.failures[id] = .unknownItem(id) } else { deleted.insert(id.recordName) }
+            if mode == .app, SyncRecords.isSystemName(id.recordName) {
+                plan.failures[id] = RecordStoreError(
+                    .invalidArguments, "Record \(id) is one of the store's system records (its name starts with an underscore); apps cannot delete it.",
+                    recordID: id)
+            } else if zone.records[id.recordName] == nil { plan.failures[id] = .unknownItem(id) } else { deleted.insert(id.recordName) }
         }
         // References are checked until nothing more fails: a save can fail because a record it
         // points to failed to save.
@@ -94,6 +100,9 @@ struct ZonePlanner {
             // target found live is not looked up again.
             var lastLiveTarget: String?
             plan.saves.removeAll { save in
+                // A sync write applies the remote's records as they come: a target may come in a
+                // later page.
+                guard mode == .app else { return false }
                 for target in save.targets {
                     let isLive = target == lastLiveTarget || zone.records[target] != nil
                     if isLive { lastLiveTarget = target }
@@ -139,7 +148,7 @@ struct ZonePlanner {
     }
 
     private func planSave(_ record: Record, nameHash: UInt32, zone: ZoneState) throws -> ZonePlan.Save {
-        try record.validate()
+        try record.validate(allowingSystemName: mode == .sync)
         let name = record.recordID.recordName
         guard let existing = zone.records[name, hash: nameHash] else {
             if policy == .ifServerRecordUnchanged, record.recordChangeTag != nil {
@@ -151,6 +160,8 @@ struct ZonePlanner {
             var new = record
             new.creationDate = now
             new.modificationDate = now
+            // Only a sync write says which remote version a record is in step with.
+            if mode == .app { new.syncChangeTag = nil }
             let sizeBound = try checkSize(new)
             return ZonePlan.Save(record: new, isNew: true, targets: new.cascadeTargets(), nameHash: nameHash, sizeBound: sizeBound)
         }
@@ -178,7 +189,7 @@ struct ZonePlanner {
             }
             result = Record(
                 recordType: record.recordType, recordID: server.recordID, sortedFields: server.fields, creationDate: server.creationDate,
-                modificationDate: server.modificationDate, recordChangeTag: server.recordChangeTag)
+                modificationDate: server.modificationDate, recordChangeTag: server.recordChangeTag, syncChangeTag: server.syncChangeTag)
         }
         for key in record.changedKeys() { result[key] = record[key] }
         if policy == .allKeys {
@@ -186,6 +197,7 @@ struct ZonePlanner {
         }
         result.creationDate = existing.creationDate ?? now
         result.modificationDate = now
+        if mode == .sync { result.syncChangeTag = record.syncChangeTag }
         let sizeBound = try checkSize(result)
         return ZonePlan.Save(record: result, isNew: false, targets: result.cascadeTargets(), nameHash: nameHash, sizeBound: sizeBound)
     }
@@ -218,6 +230,7 @@ struct ZonePlanner {
             }
         }
         var total = 64 + record.recordType.utf8.count + max(ChangeTag.longest.utf8.count, record.recordChangeTag?.utf8.count ?? 0)
+            + (record.syncChangeTag?.utf8.count ?? 0)
         for field in record.fields {
             total += 12 + field.key.utf8.count + bound(field.value)
         }

@@ -10,6 +10,8 @@ struct RecordValueHeader {
     let modificationDate: Date?
     /// The change tag's bytes, checked to be UTF-8.
     let changeTag: UnsafeBufferPointer<UInt8>?
+    /// The sync change tag's bytes (a synced record's remote version), checked to be UTF-8.
+    let syncChangeTag: UnsafeBufferPointer<UInt8>?
 
     /// Checks the size and `recordID`, then reads the header, leaving `reader` at the field count.
     /// With `checked` false, reads bytes that were checked before (by this initializer) and
@@ -43,20 +45,14 @@ struct RecordValueHeader {
         guard flags & ~RecordCodec.SystemFieldFlag.all == 0 else { throw RecordDecodingError(.nonCanonical, at: flagsOffset) }
         creationDate = flags & RecordCodec.SystemFieldFlag.creationDate != 0 ? try reader.readDate() : nil
         modificationDate = flags & RecordCodec.SystemFieldFlag.modificationDate != 0 ? try reader.readDate() : nil
-        if flags & RecordCodec.SystemFieldFlag.changeTag != 0 {
-            let start = reader.offset
-            let bytes = try reader.readBytes(Int(try reader.readByte()))
-            guard !checked || bytes.isValidUTF8 else { throw RecordDecodingError(.invalidUTF8, at: start) }
-            changeTag = bytes
-        } else {
-            changeTag = nil
-        }
+        changeTag = flags & RecordCodec.SystemFieldFlag.changeTag != 0 ? try reader.readTagBytes(checked: checked) : nil
+        syncChangeTag = flags & RecordCodec.SystemFieldFlag.syncChangeTag != 0 ? try reader.readTagBytes(checked: checked) : nil
     }
 
     /// Whether `recordID` follows CloudKit's rules, as ``RecordID/validate()`` checks them; only
     /// its record name when `zoneChecked`.
     static func isValid(_ recordID: RecordID, zoneChecked: Bool) -> Bool {
-        guard recordID.recordName.withUTF8Bytes(NameProblem.ofRecordName) == nil else { return false }
+        guard recordID.recordName.withUTF8Bytes(NameProblem.ofStoredRecordName) == nil else { return false }
         guard !zoneChecked else { return true }
         do {
             try recordID.zoneID.validate()
@@ -68,6 +64,14 @@ struct RecordValueHeader {
 }
 
 extension ByteReader {
+    /// A change tag: a short string of UTF-8.
+    mutating func readTagBytes(checked: Bool) throws(RecordDecodingError) -> UnsafeBufferPointer<UInt8> {
+        let start = offset
+        let bytes = try readBytes(Int(try readByte()))
+        guard !checked || bytes.isValidUTF8 else { throw RecordDecodingError(.invalidUTF8, at: start) }
+        return bytes
+    }
+
     /// A record type or field key: a 1-byte length, then `[A-Za-z0-9_]`, starting with a letter.
     mutating func readIdentifierBytes(checked: Bool = true) throws(RecordDecodingError) -> UnsafeBufferPointer<UInt8> {
         let start = offset

@@ -42,7 +42,7 @@ public struct StoredRecord {
     /// Whether ``init(_:recordID:)`` accepts `bytes` as the value of a record named `recordName`
     /// in a valid zone: the check a change fetch runs once per cached batch (``ChangeEventCheck``).
     static func accepts(_ bytes: UnsafeRawBufferPointer, recordName: UnsafeRawBufferPointer) -> Bool {
-        (try? check(bytes) { NameProblem.ofRecordName(recordName) == nil }) != nil
+        (try? check(bytes) { NameProblem.ofStoredRecordName(recordName) == nil }) != nil
     }
 
     /// Checks `bytes` whole: the header, with `isValidID` for the record's ID, then every field.
@@ -81,6 +81,8 @@ public struct StoredRecord {
     public var modificationDate: Date? { header.modificationDate }
     /// The record's version tag.
     public var recordChangeTag: String? { header.changeTag.map { String(decoding: $0, as: UTF8.self) } }
+    /// The change tag of the remote version a synced record was last in step with.
+    package var syncChangeTag: String? { header.syncChangeTag.map { String(decoding: $0, as: UTF8.self) } }
 
     /// The value of the field `key`, decoded now, or nil when the record has no such field.
     public subscript(key: String) -> FieldValue? {
@@ -149,6 +151,7 @@ public struct StoredRecord {
         let fields = (try? FieldPayloadReader<PayloadModes.BuildChecked>(zoneID: recordID.zoneID).readFields(from: &reader)) ?? []
         return Record(
             recordType: recordType, recordID: recordID, sortedFields: fields,
-            creationDate: creationDate, modificationDate: modificationDate, recordChangeTag: recordChangeTag)
+            creationDate: creationDate, modificationDate: modificationDate, recordChangeTag: recordChangeTag,
+            syncChangeTag: syncChangeTag)
     }
 }

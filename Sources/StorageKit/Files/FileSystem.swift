@@ -38,19 +38,31 @@ package enum FileSystem {
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
-    /// Creates a directory with mode 0700; succeeds if it already exists as a directory. With
+    /// Creates a directory with mode 0700, and its missing parents with 0755; succeeds if it
+    /// already exists as a directory. With
     /// `durably`, a directory it creates is made to survive a power loss: its parent is fsynced,
     /// which makes the new entry durable (a store's own directory: without it a power cut could
     /// take the whole store with it).
     package static func makeDirectory(_ path: String, durably: Bool = false) throws {
+        try makeDirectory(path, durably: durably, mode: 0o700)
+    }
+
+    private static func makeDirectory(_ path: String, durably: Bool, mode: mode_t) throws {
         if let fault = FileFaults.fault(for: .create(path: path, directory: true)) { try FileFaults.inject(fault, operation: "mkdir", path: path) }
-        if mkdir(path, 0o700) == 0 {
+        if mkdir(path, mode) == 0 {
             FileFaults.didPerform(.create(path: path, directory: true))
             if durably { try syncDirectory(parent(of: path)) }
             return
         }
         let code = errno
         if code == EEXIST, isDirectory(path) { return }
+        // A missing parent is made first, as `mkdir -p` does (a store under a fresh
+        // ~/.local/share): with mode 0755, since it belongs to the user, not to the store.
+        let parent = parent(of: path)
+        if code == ENOENT, parent != path, !parent.isEmpty, parent != "/" {
+            try makeDirectory(parent, durably: durably, mode: 0o755)
+            return try makeDirectory(path, durably: durably)
+        }
         throw StorageError.io(operation: "mkdir", path: path, errno: code)
     }
 

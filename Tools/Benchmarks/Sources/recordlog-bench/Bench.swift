@@ -1,7 +1,7 @@
 import Foundation
 import RecordLog
 
-// recordlog-bench [--quick] [--json FILE] [--dir DIR] [--records N] [--until W1|W2|W3|W4|W5] [--commit-cost [--preload N]] [--replay-cost DIR [--rounds N] [--singles N]] [--batch-cost [--no-views]] [--changes-cost DIR [--last N] [--rounds N] [--notes-only] [--thrash-mb N]]
+// recordlog-bench [--quick] [--json FILE] [--dir DIR] [--records N] [--until W1|W2|W3|W4|W5] [--commit-cost [--preload N]] [--replay-cost DIR [--rounds N] [--singles N]] [--batch-cost [--no-views]] [--changes-cost DIR [--last N] [--rounds N] [--notes-only] [--thrash-mb N]] [--sync-cost [--records N]]
 // Runs every workload through RecordLog and through SQLite (GRDB), in this one process, and
 // prints ours, peer and their ratio (> 1 means RecordLog is better).
 
@@ -72,6 +72,13 @@ enum Bench {
             print(try await ChangesCost.run(directory: directory, last: value(after: "--last").flatMap(Int.init) ?? 10_000,
                 rounds: value(after: "--rounds").flatMap(Int.init) ?? 20, recordsToo: !arguments.contains("--notes-only"),
                 thrashBytes: (value(after: "--thrash-mb").flatMap(Int.init) ?? 0) << 20))
+            return
+        }
+
+        if arguments.contains("--sync-cost") {
+            try FileManager.default.createDirectory(atPath: workDirectory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: workDirectory) }
+            print(try await SyncCost.run(directory: workDirectory, records: value(after: "--records").flatMap(Int.init) ?? 100_000))
             return
         }
 

@@ -1,0 +1,66 @@
+import Foundation
+import RecordStore
+
+/// Field-level merges of a conflict.
+public enum RecordMerge {
+    /// The default merge: field by field against the ancestor. A key changed only locally takes
+    /// the local value; changed only remotely, the remote's; changed on both sides to different
+    /// values, the side modified later (the local record's modification date, when it was saved
+    /// on this device, against the remote's), and at equal times the greater value in a fixed
+    /// order of values — a rule both devices compute alike, so merges converge. Without an
+    /// ancestor, every key the remote has counts as changed remotely, and the local changed keys
+    /// as changed locally. The result has the server's type.
+    ///
+    /// ```swift
+    /// // ancestor: title "A", body "x"; local: title "B"; remote: body "y"
+    /// RecordMerge.threeWay(conflict)   // title "B", body "y"
+    /// ```
+    public static func threeWay(_ conflict: SyncConflict) -> Record {
+        let server = conflict.serverRecord
+        let local = conflict.localRecord
+        let ancestor = conflict.ancestorRecord
+        var merged = server
+        let keys = Set(server.allKeys()).union(local.allKeys()).union(ancestor?.allKeys() ?? []).union(conflict.localChangedKeys)
+        let localChangedKeys = Set(conflict.localChangedKeys)
+        for key in keys.sorted() {
+            let mine = local[key]
+            let theirs = server[key]
+            let changedHere: Bool
+            let changedThere: Bool
+            if let ancestor {
+                changedHere = !same(mine, ancestor[key])
+                changedThere = !same(theirs, ancestor[key])
+            } else {
+                changedHere = localChangedKeys.contains(key)
+                changedThere = theirs != nil
+            }
+            guard changedHere, !same(mine, theirs) else { continue }
+            if !changedThere || localWins(mine, theirs, local: local, server: server) { merged[key] = mine }
+        }
+        return merged
+    }
+
+    /// Whether the local value wins a key changed on both sides.
+    private static func localWins(_ mine: FieldValue?, _ theirs: FieldValue?, local: Record, server: Record) -> Bool {
+        let localTime = local.modificationDate.map { ($0.timeIntervalSince1970 * 1000).rounded() } ?? 0
+        let serverTime = server.modificationDate.map { ($0.timeIntervalSince1970 * 1000).rounded() } ?? 0
+        if localTime != serverTime { return localTime > serverTime }
+        return order(mine).lexicographicallyPrecedes(order(theirs)) == false
+    }
+
+    private static func same(_ lhs: FieldValue?, _ rhs: FieldValue?) -> Bool {
+        switch (lhs, rhs) {
+        case (nil, nil): true
+        case (let lhs?, let rhs?): lhs == rhs
+        default: false
+        }
+    }
+
+    /// A value's place in a fixed order: its JSON encoding's bytes (a removed key first).
+    private static func order(_ value: FieldValue?) -> [UInt8] {
+        guard let value else { return [] }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return (try? encoder.encode(value)).map { [1] + [UInt8]($0) } ?? [1]
+    }
+}

@@ -1,0 +1,44 @@
+import Synchronization
+
+/// Hands each event to every stream open at the time, in order.
+final class SyncEventBroadcaster: Sendable {
+    private struct State {
+        var continuations: [Int: AsyncStream<SyncEvent>.Continuation] = [:]
+        var next = 0
+        var finished = false
+    }
+
+    private let state = Mutex(State())
+
+    func stream() -> AsyncStream<SyncEvent> {
+        let (stream, continuation) = AsyncStream.makeStream(of: SyncEvent.self)
+        let id: Int? = state.withLock { state in
+            guard !state.finished else { return nil }
+            defer { state.next += 1 }
+            state.continuations[state.next] = continuation
+            return state.next
+        }
+        guard let id else {
+            continuation.finish()
+            return stream
+        }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.state.withLock { $0.continuations.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    func post(_ event: SyncEvent) {
+        let continuations = state.withLock { Array($0.continuations.values) }
+        for continuation in continuations { continuation.yield(event) }
+    }
+
+    func finish() {
+        let continuations = state.withLock { state in
+            state.finished = true
+            defer { state.continuations = [:] }
+            return Array(state.continuations.values)
+        }
+        for continuation in continuations { continuation.finish() }
+    }
+}

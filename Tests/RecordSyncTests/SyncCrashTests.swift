@@ -1,0 +1,119 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import RecordLog
+import RecordStore
+import RecordSync
+import TestSupport
+import Testing
+
+/// Real processes killed with SIGKILL while they sync (the `sync-crash-child` executable), then
+/// the next run: every change reaches the remote exactly once.
+@Suite("Sync: a device killed while it syncs")
+struct SyncCrashTests {
+    static let zone = ZoneID(zoneName: "Notes")
+
+    /// Two store directories, removed afterwards.
+    func withStores(_ body: (_ device: String, _ remote: String) async throws -> Void) async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("SyncCrash-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        try await body(root.appendingPathComponent("device").path, root.appendingPathComponent("remote").path)
+    }
+
+    /// A device store whose Notes zone is synced with the remote at `remote`.
+    func makeSyncedDevice(_ device: String, remote: String, prepare: (Database) async throws -> Void = { _ in }) async throws {
+        let local = try await Database(directory: device, durability: .fsync)
+        let server = try await Database(directory: remote, durability: .fsync)
+        try await local.createZone(Self.zone)
+        let engine = SyncEngine(local: local, remote: server, configuration: .init(automaticallySync: false))
+        try await engine.fetchChanges()
+        try await prepare(local)
+        try await engine.sendChanges()
+        try local.close()
+        try server.close()
+    }
+
+    /// How many save and delete events each record has in the remote's Notes zone.
+    func remoteEvents(_ remote: String) throws -> [String: (saves: Int, deletes: Int)] {
+        let log = try Log(directory: remote, options: LogOptions(readOnly: true))
+        defer { try? log.close() }
+        var events: [String: (saves: Int, deletes: Int)] = [:]
+        try log.partition(named: Self.zone.zoneName).forEachRecord(from: 0) { record in
+            guard let key = record.keyString else { return true }
+            var counts = events[key] ?? (0, 0)
+            if record.value == nil { counts.deletes += 1 } else { counts.saves += 1 }
+            events[key] = counts
+            return true
+        }
+        return events
+    }
+
+    /// Syncs the device with the remote once more, in this process, and checks that both hold the
+    /// same records and nothing is pending.
+    func finishAndCompare(_ device: String, _ remote: String) async throws {
+        let local = try await Database(directory: device, durability: .fsync)
+        let server = try await Database(directory: remote, durability: .fsync)
+        let engine = SyncEngine(local: local, remote: server, configuration: .init(automaticallySync: false))
+        try await engine.sendChanges()
+        try await engine.fetchChanges()
+        #expect(try await engine.pendingChangeCount() == 0)
+        #expect(try await appRecords(local) == appRecords(server))
+        try local.close()
+        try server.close()
+    }
+
+    @Test("killed between saving and sending: every acknowledged save is pending after the crash and reaches the remote once")
+    func killedBeforeSending() async throws {
+        let child = try #require(ChildProcess.builtExecutable("sync-crash-child"), "build the package first")
+        try await withStores { device, remote in
+            try await makeSyncedDevice(device, remote: remote)
+            let outcome = try await ChildProcess.finish(child, ["save", device, "25"])
+            #expect(outcome.status == SIGKILL, "\(outcome.outputText) \(outcome.errorText)")
+            let saved = outcome.outputText.split(separator: "\n").filter { $0.hasPrefix("saved ") }.count
+            #expect(saved == 25)
+            try await finishAndCompare(device, remote)
+            let events = try remoteEvents(remote)
+            for index in 0..<saved {
+                #expect(events["crash\(index)"]?.saves == 1, "crash\(index): \(String(describing: events["crash\(index)"]))")
+            }
+        }
+    }
+
+    @Test("killed after the remote answered, or after acknowledging: each change is applied on the remote exactly once", arguments: SyncStep.allCases)
+    func killedWhileSending(_ step: SyncStep) async throws {
+        let child = try #require(ChildProcess.builtExecutable("sync-crash-child"), "build the package first")
+        try await withStores { device, remote in
+            try await makeSyncedDevice(device, remote: remote) { local in
+                var old = Record(recordType: "Note", recordID: RecordID(recordName: "old", zoneID: Self.zone))
+                old["text"] = .string("synced before")
+                _ = try await local.save(old)
+                var edited = Record(recordType: "Note", recordID: RecordID(recordName: "edited", zoneID: Self.zone))
+                edited["text"] = .string("v1")
+                _ = try await local.save(edited)
+            }
+            // Offline changes: new notes, an edit of a synced note, a delete of another.
+            let local = try await Database(directory: device, durability: .fsync)
+            for index in 0..<12 {
+                var note = Record(recordType: "Note", recordID: RecordID(recordName: "new\(index)", zoneID: Self.zone))
+                note["text"] = .string("new \(index)")
+                _ = try await local.save(note)
+            }
+            var edited = try await local.record(for: RecordID(recordName: "edited", zoneID: Self.zone))
+            edited["text"] = .string("v2")
+            _ = try await local.save(edited)
+            try await local.delete(RecordID(recordName: "old", zoneID: Self.zone))
+            try local.close()
+
+            let outcome = try await ChildProcess.finish(child, ["send", device, remote, step.rawValue])
+            #expect(outcome.status == SIGKILL, "the child did not die at \(step): \(outcome.outputText) \(outcome.errorText)")
+            try await finishAndCompare(device, remote)
+            let events = try remoteEvents(remote)
+            for index in 0..<12 { #expect(events["new\(index)"]?.saves == 1, "new\(index) saved \(events["new\(index)"]?.saves ?? 0) times") }
+            #expect(events["edited"]?.saves == 2)
+            #expect(events["old"]?.saves == 1)
+            #expect(events["old"]?.deletes == 1)
+        }
+    }
+}

@@ -1,0 +1,228 @@
+import Foundation
+import RecordStore
+import RecordSync
+import Testing
+
+@Suite("Sync: two devices and a remote")
+struct SyncEngineTests {
+    @Test("saves, edits and deletes on every side converge, and every device equals the remote")
+    func convergence() async throws {
+        let world = try await SyncWorld.make(devices: 2)
+        defer { try? world.close() }
+        let (a, b) = (world.devices[0], world.devices[1])
+        try await a.put(folder("f1", "Work"))
+        try await a.put(note("n1", "Call Anna", folder: "f1"))
+        try await b.put(note("n2", "Buy milk"))
+        try await world.syncUntilQuiet(rounds: 2)
+        try await b.edit("n1") { $0["text"] = .string("Call Anna on Monday") }
+        try await a.delete(RecordID(recordName: "n2", zoneID: SyncWorld.zone))
+        try await a.put(note("n3", "Water plants", folder: "f1"))
+        try await world.syncUntilQuiet(rounds: 2)
+
+        let remote = try await appRecords(world.remote)
+        #expect(try await appRecords(a) == remote)
+        #expect(try await appRecords(b) == remote)
+        let records = try #require(remote[SyncWorld.zone])
+        #expect(Set(records.keys) == ["f1", "n1", "n3"])
+        #expect(records["n1"]?.fields["text"] == .string("Call Anna on Monday"))
+        #expect(try await a.record(for: RecordID(recordName: "n1", zoneID: SyncWorld.zone))["text"] == .string("Call Anna on Monday"))
+        for engine in world.engines { #expect(try await engine.pendingChangeCount() == 0) }
+    }
+
+    @Test("a save is pending from the commit that made it, survives a reopen, and is gone once acknowledged")
+    func outboxIsDurableWithTheEdit() async throws {
+        let remote = try await Database.temporary()
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("SyncDevice-\(UUID().uuidString)").path
+        defer {
+            try? FileManager.default.removeItem(atPath: path)
+            try? remote.removeTemporaryDirectory()
+        }
+        var device = try await Database(directory: path, durability: .fsync)
+        try await device.createZone(SyncWorld.zone)
+        var engine = SyncEngine(local: device, remote: remote, configuration: .init(automaticallySync: false))
+        try await engine.fetchChanges()  // the zone becomes synced
+        try await device.put(note("n1", "Buy milk"))
+        #expect(try await engine.pendingChangeCount() == 1)
+        try device.close()
+
+        device = try await Database(directory: path, durability: .fsync)
+        engine = SyncEngine(local: device, remote: remote, configuration: .init(automaticallySync: false))
+        #expect(try await engine.pendingChangeCount() == 1)
+        try await engine.sendChanges()
+        #expect(try await engine.pendingChangeCount() == 0)
+        #expect(try await remote.record(for: RecordID(recordName: "n1", zoneID: SyncWorld.zone))["text"] == .string("Buy milk"))
+        try device.close()
+    }
+
+    @Test("pending changes fold: save A, B, A sends two saves; save then delete, a delete; delete then save, a save")
+    func pendingChangesFold() async throws {
+        let world = try await SyncWorld.make(devices: 1)
+        defer { try? world.close() }
+        let (device, engine) = (world.devices[0], world.engines[0])
+        try await device.put(note("gone", "x"))
+        try await device.put(note("back", "old"))
+        try await engine.sendChanges()
+        let remoteEnd = try await world.remote.fetchZoneChanges(in: SyncWorld.zone, since: nil).changeToken
+
+        try await device.put(note("a", "1"))
+        try await device.put(note("b", "2"))
+        try await device.edit("a") { $0["text"] = .string("3") }
+        try await device.delete(RecordID(recordName: "gone", zoneID: SyncWorld.zone))
+        try await device.delete(RecordID(recordName: "back", zoneID: SyncWorld.zone))
+        try await device.put(note("back", "new"))
+        #expect(try await engine.pendingChangeCount() == 4)
+
+        var events: [SyncEvent] = []
+        let stream = engine.events()
+        try await engine.sendChanges()
+        await engine.stop()
+        for await event in stream { events.append(event) }
+        var saved: [String] = []
+        var deleted: [String] = []
+        for case .sentChanges(_, let savedIDs, let deletedIDs, let failed) in events {
+            #expect(failed.isEmpty)
+            saved += savedIDs.map(\.recordName)
+            deleted += deletedIDs.map(\.recordName)
+        }
+        // "back" was deleted and saved again: sent as a new record, it meets the remote's old
+        // one and is merged (the local edit is later), in a second exchange.
+        #expect(saved.sorted() == ["a", "b", "back"])
+        #expect(deleted == ["gone"])
+        let changes = try await world.remote.fetchZoneChanges(in: SyncWorld.zone, since: remoteEnd)
+        #expect(Set(changes.changedRecords.map(\.recordID.recordName)) == ["a", "b", "back"])
+        #expect(changes.deletions.map(\.recordID.recordName) == ["gone"])
+        #expect(try await appRecords(world.remote)[SyncWorld.zone]?["a"]?.fields["text"] == .string("3"))
+        #expect(try await appRecords(world.remote)[SyncWorld.zone]?["back"]?.fields["text"] == .string("new"))
+    }
+
+    @Test("conflicting edits merge field by field against the ancestor; both devices end equal")
+    func threeWayMerge() async throws {
+        let world = try await SyncWorld.make(devices: 2)
+        defer { try? world.close() }
+        let (a, b) = (world.devices[0], world.devices[1])
+        var record = note("n1", "text")
+        record["title"] = .string("Title")
+        record["tag"] = .string("none")
+        try await a.put(record)
+        try await world.syncUntilQuiet(rounds: 1)
+        // Offline, each changes another field; both change "tag", b later.
+        try await a.edit("n1") {
+            $0["title"] = .string("Title by A")
+            $0["tag"] = .string("a")
+        }
+        try await b.edit("n1") {
+            $0["text"] = .string("text by B")
+            $0["tag"] = .string("b")
+        }
+        try await world.engines[0].sendChanges()
+        let fromA = try await world.remote.record(for: RecordID(recordName: "n1", zoneID: SyncWorld.zone))
+        let editedOnB = try await b.record(for: RecordID(recordName: "n1", zoneID: SyncWorld.zone))
+        try await world.engines[1].sendChanges()  // meets A's version: merged
+        try await world.syncUntilQuiet(rounds: 2)
+        let merged = try #require(try await appRecords(world.remote)[SyncWorld.zone]?["n1"])
+        #expect(merged.fields["title"] == .string("Title by A"))
+        #expect(merged.fields["text"] == .string("text by B"))
+        // Changed on both sides: the later modification — B's save here, or A's version as the
+        // remote saved it — wins.
+        let bIsLater = try #require(editedOnB.modificationDate) > (try #require(fromA.modificationDate))
+        #expect(merged.fields["tag"] == .string(bIsLater ? "b" : "a"))
+        #expect(try await appRecords(a) == appRecords(world.remote))
+        #expect(try await appRecords(b) == appRecords(world.remote))
+    }
+
+    @Test("a zone deleted on the remote is deleted on every device")
+    func remoteZoneDeletion() async throws {
+        let world = try await SyncWorld.make(devices: 2)
+        defer { try? world.close() }
+        let other = ZoneID(zoneName: "Photos")
+        try await world.devices[0].createZone(other)
+        try await world.devices[0].put(Record(recordType: "Photo", recordID: RecordID(recordName: "p1", zoneID: other)))
+        try await world.syncUntilQuiet(rounds: 2)
+        #expect(try await world.devices[1].allZones().contains(other))
+        try await world.remote.deleteZone(other)
+        try await world.syncUntilQuiet(rounds: 1)
+        for device in world.devices { #expect(try await !device.allZones().contains(other)) }
+    }
+
+    @Test("pages of one record converge, a note arriving before its folder included")
+    func pagesOfOneRecord() async throws {
+        let world = try await SyncWorld.make(devices: 2, resultsLimit: 1)
+        defer { try? world.close() }
+        let a = world.devices[0]
+        try await a.put(folder("f1", "Work"))
+        try await a.put(note("n1", "one", folder: "f1"))
+        try await a.put(note("n2", "two", folder: "f1"))
+        try await a.edit("f1") { $0["title"] = .string("Work!") }  // the folder's latest change is last
+        try await a.delete(RecordID(recordName: "n2", zoneID: SyncWorld.zone))
+        try await world.syncUntilQuiet(rounds: 2)
+        let remote = try await appRecords(world.remote)
+        #expect(try await appRecords(world.devices[1]) == remote)
+        #expect(Set(remote[SyncWorld.zone]?.keys ?? [:].keys) == ["f1", "n1"])
+        // The references hold on the device: deleting the folder there deletes its note.
+        try await world.devices[1].delete(RecordID(recordName: "f1", zoneID: SyncWorld.zone))
+        try await world.syncUntilQuiet(rounds: 2)
+        #expect(try await appRecords(world.remote)[SyncWorld.zone]?.isEmpty == true)
+        #expect(try await appRecords(a)[SyncWorld.zone]?.isEmpty == true)
+    }
+
+    @Test("a compacted remote answers changeTokenExpired; the device refetches and deletes what the remote no longer has")
+    func expiredTokenReconciles() async throws {
+        let world = try await SyncWorld.make(devices: 2)
+        defer { try? world.close() }
+        let (a, b) = (world.devices[0], world.devices[1])
+        try await a.put(note("n1", "keep"))
+        try await a.put(note("n2", "drop"))
+        try await world.syncUntilQuiet(rounds: 1)
+        // b goes offline; a deletes n2, and the remote compacts the delete away.
+        try await a.delete(RecordID(recordName: "n2", zoneID: SyncWorld.zone))
+        try await a.put(note("n3", "new"))
+        try await world.engines[0].sendChanges()
+        _ = try await world.remote.compact(zone: SyncWorld.zone, tombstoneRetention: .zero)
+        try await b.put(note("n4", "offline edit"))  // a pending change the reconciliation keeps
+
+        var events: [SyncEvent] = []
+        let stream = world.engines[1].events()
+        try await world.engines[1].fetchChanges()
+        try await world.engines[1].sendChanges()
+        await world.engines[1].stop()
+        for await event in stream { events.append(event) }
+        #expect(events.contains(.tokenExpired(SyncWorld.zone)))
+        #expect(events.contains(.reconciled(SyncWorld.zone, removed: [RecordID(recordName: "n2", zoneID: SyncWorld.zone)])))
+        let remote = try await appRecords(world.remote)
+        #expect(Set(remote[SyncWorld.zone]?.keys ?? [:].keys) == ["n1", "n3", "n4"])
+        #expect(try await appRecords(b) == remote)
+    }
+
+    @Test("a store that existed before sync uploads its records; system records never leave the device")
+    func adoptsExistingRecords() async throws {
+        let remote = try await Database.temporary()
+        let device = try await Database.temporary()
+        defer {
+            try? device.removeTemporaryDirectory()
+            try? remote.removeTemporaryDirectory()
+        }
+        try await device.createZone(SyncWorld.zone)
+        for index in 0..<30 { try await device.put(note("n\(index)", "note \(index)")) }
+        let engine = SyncEngine(local: device, remote: remote, configuration: .init(automaticallySync: false))
+        try await engine.sendChanges()
+        #expect(try await appRecords(remote) == appRecords(device))
+        #expect(try await appRecords(remote)[SyncWorld.zone]?.count == 30)
+        let all = try await remote.fetchZoneChanges(in: SyncWorld.zone, since: nil).changedRecords
+        #expect(!all.contains { $0.recordID.recordName.hasPrefix("_") })
+    }
+
+    @Test("apps cannot write or delete the store's system records")
+    func systemRecordsAreRefused() async throws {
+        let world = try await SyncWorld.make(devices: 1)
+        defer { try? world.close() }
+        try await world.engines[0].fetchChanges()
+        let device = world.devices[0]
+        await #expect(throws: RecordStoreError.self) {
+            try await device.put(Record(recordType: "Note", recordID: RecordID(recordName: "_sync.zone", zoneID: SyncWorld.zone)))
+        }
+        await #expect(throws: RecordStoreError.self) {
+            try await device.delete(RecordID(recordName: "_sync.zone", zoneID: SyncWorld.zone))
+        }
+        #expect(try await world.engines[0].pendingChangeCount() == 0)
+    }
+}
