@@ -156,6 +156,7 @@ let package = Package(
             dependencies: [
                 "Notes",
                 "NotesCLI",
+                "RecordClient",
                 "RecordSync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
