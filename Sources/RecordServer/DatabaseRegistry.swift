@@ -71,12 +71,14 @@ final class DatabaseRegistry: Sendable {
 
     /// Takes one of the database's request slots; false when all are taken.
     func enter(_ name: String) -> Bool {
-        state.withLock { state in
+        let entered = state.withLock { state in
             let inFlight = state.inFlight[name, default: 0]
             guard inFlight < configuration.maximumConcurrentRequestsPerDatabase else { return false }
             state.inFlight[name] = inFlight + 1
             return true
         }
+        if entered { metrics.requestsInFlight(database: name).increment() }
+        return entered
     }
 
     /// Gives back a slot taken by ``enter(_:)``.
@@ -85,6 +87,7 @@ final class DatabaseRegistry: Sendable {
             let inFlight = state.inFlight[name, default: 0] - 1
             state.inFlight[name] = inFlight > 0 ? inFlight : nil
         }
+        metrics.requestsInFlight(database: name).decrement()
     }
 
     /// Reports each open database's group fsyncs since the last report to the metrics.

@@ -14,6 +14,9 @@ import RecordWire
 struct ErrorMiddleware: RouterMiddleware {
     typealias Context = ServerRequestContext
 
+    /// The server's routes, to answer 405 for a known path asked with another method.
+    let routes: RouteTable
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
         let requestID = Self.requestID(from: request) ?? context.id
@@ -22,6 +25,13 @@ struct ErrorMiddleware: RouterMiddleware {
         var response: Response
         do {
             response = try await next(request, context)
+        } catch let error as HTTPError where error.status == .notFound && !routes.methods(for: request.uri.path).isEmpty {
+            let allowed = routes.methods(for: request.uri.path)
+            response = Self.response(
+                for: ErrorBody(
+                    serverErrorCode: .methodNotAllowed,
+                    reason: "\(request.uri.path) answers \(allowed.joined(separator: ", ")), not \(request.method.rawValue).", requestID: requestID))
+            response.headers[.allow] = allowed.joined(separator: ", ")
         } catch {
             let body = Self.body(for: error, requestID: requestID)
             if body.serverErrorCode == .internalError {
@@ -60,6 +70,10 @@ struct ErrorMiddleware: RouterMiddleware {
             return ErrorBody(serverErrorCode: .limitExceeded, reason: error.body ?? "The request is too large.", requestID: requestID)
         case let error as HTTPError where (400..<500).contains(error.status.code):
             return ErrorBody(serverErrorCode: .invalidArguments, reason: error.body ?? "\(error.status)", requestID: requestID)
+        case let error as EncodingError:
+            // Only a value the client sent can fail to encode (the wire's own encoder spells every
+            // double): the store could not write it, e.g. an infinite location in a subscription.
+            return ErrorBody(serverErrorCode: .invalidArguments, reason: "A value in the request cannot be stored: \(error)", requestID: requestID)
         case LogError.batchTooLarge(let bytes, let limit):
             return ErrorBody(
                 serverErrorCode: .limitExceeded,

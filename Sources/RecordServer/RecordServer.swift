@@ -86,7 +86,8 @@ public struct RecordServer: Service {
     ) -> (router: Router<ServerRequestContext>, routes: [(method: String, path: String)]) {
         let router = Router(context: ServerRequestContext.self)
         router.add(middleware: MetricsMiddleware(metrics: metrics))
-        router.add(middleware: ErrorMiddleware())
+        let table = RouteTable()
+        router.add(middleware: ErrorMiddleware(routes: table))
         var routes = OperationsRoutes(registry: registry, metrics: metrics).add(to: router)
         let databases = router.group(RouterPath(stringLiteral: APIPath.databasePrefix + "/{database}"))
         databases.add(
@@ -96,6 +97,7 @@ public struct RecordServer: Service {
         let prefix = APIPath.databasePrefix + "/{database}/"
         routes += DatabaseRoutes(registry: registry, metrics: metrics, configuration: configuration).add(to: databases)
             .map { ($0.method, prefix + $0.path) }
+        table.set(routes)
         return (router, routes)
     }
 

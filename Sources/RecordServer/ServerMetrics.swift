@@ -3,7 +3,7 @@ import Prometheus
 
 /// The server's metrics, recorded through swift-metrics into a Prometheus registry that
 /// `/metrics` prints: requests and their latency by route, method and status, commits (saves and
-/// deletes) and group fsyncs by database, active notification streams.
+/// deletes), group fsyncs and requests in flight by database, active notification streams.
 ///
 /// The metrics go through a factory made for this registry, not the global `MetricsSystem`: a
 /// library never bootstraps it, and several servers in one process (tests) keep their own.
@@ -38,6 +38,11 @@ struct ServerMetrics: Sendable {
     func recordCommit(database: String, items: Int) {
         Counter(label: "recordlog_commits_total", dimensions: [("database", database)], factory: factory).increment()
         Counter(label: "recordlog_committed_items_total", dimensions: [("database", database)], factory: factory).increment(by: items)
+    }
+
+    /// The requests in flight for `database` (what throttling counts).
+    func requestsInFlight(database: String) -> Meter {
+        Meter(label: "recordlog_requests_in_flight", dimensions: [("database", database)], factory: factory)
     }
 
     /// Adds group fsyncs a database ran since the last call.

@@ -23,8 +23,10 @@ package enum ServerErrorCode: String, Codable, Sendable, CaseIterable {
     case authenticationFailed = "AUTHENTICATION_FAILED"
     /// A valid token of another database.
     case accessDenied = "ACCESS_DENIED"
-    /// No such path (or not with this method).
+    /// No such path.
     case unknownPath = "UNKNOWN_PATH"
+    /// The path exists, but not with this method (`Allow` lists those it has).
+    case methodNotAllowed = "METHOD_NOT_ALLOWED"
     /// Too many requests at once for the database: wait `retryAfter` seconds.
     case throttled = "THROTTLED"
     /// The database cannot serve now (another process holds its store, the server is stopping):
@@ -60,7 +62,7 @@ package enum ServerErrorCode: String, Codable, Sendable, CaseIterable {
         case .zoneNotFound: .zoneNotFound
         case .limitExceeded: .limitExceeded
         case .referenceViolation: .referenceViolation
-        case .authenticationRequired, .authenticationFailed, .accessDenied, .unknownPath, .throttled, .tryAgainLater: nil
+        case .authenticationRequired, .authenticationFailed, .accessDenied, .unknownPath, .methodNotAllowed, .throttled, .tryAgainLater: nil
         }
     }
 
@@ -72,6 +74,7 @@ package enum ServerErrorCode: String, Codable, Sendable, CaseIterable {
         case .authenticationRequired, .authenticationFailed: 401
         case .accessDenied: 403
         case .unknownItem, .zoneNotFound, .unknownPath: 404
+        case .methodNotAllowed: 405
         case .serverRecordChanged: 409
         case .changeTokenExpired: 410
         case .limitExceeded: 413

@@ -56,6 +56,8 @@ import Yams
         let text = try String(contentsOf: file, encoding: .utf8)
         for code in ServerErrorCode.allCases {
             #expect(text.contains(code.rawValue), "\(code.rawValue) is not in the document")
+            // 405 answers an operation the document does not have, so no operation lists it.
+            guard code != .methodNotAllowed else { continue }
             #expect(text.contains("\"\(code.httpStatus)\":"), "status \(code.httpStatus) of \(code.rawValue) is never documented")
         }
     }
