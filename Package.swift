@@ -137,6 +137,16 @@ let package = Package(
             ],
             path: "Tools/recordlog-server"
         ),
+        // A load generator for recordlog-server on loopback (Tools/server/load runs it): for
+        // BENCHMARKS.md, not shipped.
+        .executableTarget(
+            name: "recordlog-server-load",
+            dependencies: [
+                "RecordClient",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Tools/recordlog-server-load"
+        ),
         .target(
             name: "Notes",
             dependencies: [
@@ -298,6 +308,7 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),

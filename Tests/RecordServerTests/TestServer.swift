@@ -21,7 +21,7 @@ struct TestServer: Sendable {
     private let task: Task<Void, any Error>
 
     static func start(
-        databases: [String] = ["notes"], root: String? = nil, tokens existing: [String: String] = [:],
+        databases: [String] = ["notes"], root: String? = nil, tokens existing: [String: String] = [:], scheme: String = "http",
         configure: (inout RecordServerConfiguration) -> Void = { _ in }
     ) async throws -> TestServer {
         let root = root ?? FileManager.default.temporaryDirectory.appendingPathComponent("RecordServerTests-\(UUID().uuidString)").path
@@ -45,7 +45,7 @@ struct TestServer: Sendable {
             try await task.value
             throw TestServerError.didNotStart
         }
-        guard let url = URL(string: "http://127.0.0.1:\(port)") else { throw TestServerError.didNotStart }
+        guard let url = URL(string: "\(scheme)://127.0.0.1:\(port)") else { throw TestServerError.didNotStart }
         return TestServer(root: root, url: url, port: port, tokens: tokens, group: group, task: task)
     }
 
