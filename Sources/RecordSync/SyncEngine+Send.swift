@@ -85,10 +85,10 @@ extension SyncEngine {
     private func sendBatch(_ batch: [Outgoing], in zoneID: ZoneID) async throws {
         var round = batch
         for _ in 0..<3 {
-            emit(.willSendChanges(zoneID, count: round.count))
             let saving = round.compactMap(\.record)
             let deleting = round.filter(\.change.isDelete).map { RecordID(recordName: $0.change.recordName, zoneID: zoneID) }
             let token = Self.clientChangeToken(device: local.storeIdentity, zoneID: zoneID, batch: round)
+            emit(.willSendChanges(zoneID, batch: token, count: round.count))
             let result = try await modifyRemote(saving: saving, deleting: deleting, token: token, zoneID: zoneID)
             SyncHook.reached(.remoteAnswered)
             var acknowledged: [Acknowledgement] = []
@@ -141,7 +141,7 @@ extension SyncEngine {
             SyncHook.reached(.acknowledged)
             emit(
                 .sentChanges(
-                    zoneID, saved: acknowledged.compactMap(\.savedID).map { RecordID(recordName: $0, zoneID: zoneID) },
+                    zoneID, batch: token, saved: acknowledged.compactMap(\.savedID).map { RecordID(recordName: $0, zoneID: zoneID) },
                     deleted: acknowledged.compactMap(\.deletedID).map { RecordID(recordName: $0, zoneID: zoneID) }, failed: failed))
             guard !again.isEmpty else { return }
             round = again

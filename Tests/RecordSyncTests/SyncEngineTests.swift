@@ -79,7 +79,7 @@ struct SyncEngineTests {
         for await event in stream { events.append(event) }
         var saved: [String] = []
         var deleted: [String] = []
-        for case .sentChanges(_, let savedIDs, let deletedIDs, let failed) in events {
+        for case .sentChanges(_, _, let savedIDs, let deletedIDs, let failed) in events {
             #expect(failed.isEmpty)
             saved += savedIDs.map(\.recordName)
             deleted += deletedIDs.map(\.recordName)
@@ -224,5 +224,44 @@ struct SyncEngineTests {
             try await device.delete(RecordID(recordName: "_sync.zone", zoneID: SyncWorld.zone))
         }
         #expect(try await world.engines[0].pendingChangeCount() == 0)
+    }
+}
+
+@Suite("Sync: what the app decides and sees")
+struct SyncAppHooksTests {
+    @Test("an app's conflict resolver decides a conflict; every send's answer names the batch it answers")
+    func customResolverAndBatchNames() async throws {
+        // A resolver that keeps the remote's record and appends "(seen)" to the local title.
+        let world = try await SyncWorld.make(devices: 2, resolver: { conflict in
+            var record = conflict.serverRecord
+            if case .string(let text)? = conflict.localRecord["text"] { record["text"] = .string(text + " (seen)") }
+            return record
+        })
+        defer { try? world.close() }
+        let (a, b) = (world.devices[0], world.devices[1])
+        try await a.put(note("n1", "v1"))
+        try await world.syncUntilQuiet(rounds: 1)
+        try await a.edit("n1") { $0["text"] = .string("from A") }
+        try await b.edit("n1") { $0["text"] = .string("from B") }
+        try await world.engines[0].sendChanges()
+        let stream = world.engines[1].events()
+        try await world.engines[1].sendChanges()
+        await world.engines[1].stop()
+        var announced: [Data] = []
+        var answered: [Data] = []
+        var resolved: [RecordID] = []
+        for await event in stream {
+            switch event {
+            case .willSendChanges(_, let batch, _): announced.append(batch)
+            case .sentChanges(_, let batch, _, _, _): answered.append(batch)
+            case .conflictResolved(let id): resolved.append(id)
+            default: break
+            }
+        }
+        #expect(announced == answered)
+        #expect(announced.count == 2)  // the batch, then the merge sent again: each its own token
+        #expect(Set(announced).count == 2)
+        #expect(resolved == [RecordID(recordName: "n1", zoneID: SyncWorld.zone)])
+        #expect(try await world.remote.record(for: RecordID(recordName: "n1", zoneID: SyncWorld.zone))["text"] == .string("from B (seen)"))
     }
 }
