@@ -199,6 +199,17 @@ extension SyncEngine {
     /// stays pending over the new remote version.
     private func acknowledge(_ acknowledgements: [Acknowledgement], in zoneID: ZoneID) async throws {
         guard !acknowledgements.isEmpty else { return }
+        do {
+            try await acknowledgeInOneCommit(acknowledgements, in: zoneID)
+        } catch let error as RecordStoreError where error.code == .limitExceeded && acknowledgements.count > 1 {
+            // Too large for one commit (large records): in halves; each is complete on its own.
+            let half = acknowledgements.count / 2
+            try await acknowledge(Array(acknowledgements[..<half]), in: zoneID)
+            try await acknowledge(Array(acknowledgements[half...]), in: zoneID)
+        }
+    }
+
+    private func acknowledgeInOneCommit(_ acknowledgements: [Acknowledgement], in zoneID: ZoneID) async throws {
         var removedHere: [RecordID] = []
         _ = try await local.syncWrite(in: zoneID) { reader -> (saving: [Record], deleting: [RecordID]) in
             removedHere = []

@@ -1,6 +1,8 @@
 import Foundation
+import RecordLog
 import RecordStore
 import RecordSync
+import TestSupport
 import Testing
 
 @Suite("Sync: two devices and a remote")
@@ -263,5 +265,33 @@ struct SyncAppHooksTests {
         #expect(Set(announced).count == 2)
         #expect(resolved == [RecordID(recordName: "n1", zoneID: SyncWorld.zone)])
         #expect(try await world.remote.record(for: RecordID(recordName: "n1", zoneID: SyncWorld.zone))["text"] == .string("from B (seen)"))
+    }
+}
+
+@Suite("Sync: large records")
+struct SyncLargeRecordTests {
+    @Test("records too large for one commit together are sent and applied in smaller batches, and still converge")
+    func splitsLargeBatches() async throws {
+        var options = LogOptions(durability: .noSyncUnsafe)
+        options.maxBatchBytes = 200_000
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("SyncLarge-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let remote = try await Database(directory: root + "/remote", options: options)
+        let a = try await Database(directory: root + "/a", options: options)
+        let b = try await Database(directory: root + "/b", options: options)
+        try await a.createZone(SyncWorld.zone)
+        let engines = [a, b].map { SyncEngine(local: $0, remote: remote, configuration: .init(automaticallySync: false)) }
+        // Each record's text compresses poorly enough that ten do not fit one 200 kB commit.
+        var random = SeededGenerator(seed: 7)
+        for index in 0..<10 {
+            let text = String(decoding: random.bytes(60_000).map { 97 + $0 % 26 }, as: UTF8.self)
+            try await a.put(note("big\(index)", text))
+        }
+        try await engines[0].sendChanges()
+        try await engines[1].fetchChanges()
+        #expect(try await appRecords(remote)[SyncWorld.zone]?.count == 10)
+        #expect(try await appRecords(b) == appRecords(remote))
+        #expect(try await engines[0].pendingChangeCount() == 0)
+        for database in [a, b, remote] { try database.close() }
     }
 }
