@@ -273,7 +273,7 @@ struct SyncLargeRecordTests {
     @Test("records too large for one commit together are sent and applied in smaller batches, and still converge")
     func splitsLargeBatches() async throws {
         var options = LogOptions(durability: .noSyncUnsafe)
-        options.maxBatchBytes = 200_000
+        options.maxBatchBytes = 60_000
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("SyncLarge-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: root) }
         let remote = try await Database(directory: root + "/remote", options: options)
@@ -281,10 +281,10 @@ struct SyncLargeRecordTests {
         let b = try await Database(directory: root + "/b", options: options)
         try await a.createZone(SyncWorld.zone)
         let engines = [a, b].map { SyncEngine(local: $0, remote: remote, configuration: .init(automaticallySync: false)) }
-        // Each record's text compresses poorly enough that ten do not fit one 200 kB commit.
+        // Each record's text compresses poorly enough that ten do not fit one 60 kB commit.
         var random = SeededGenerator(seed: 7)
         for index in 0..<10 {
-            let text = String(decoding: random.bytes(60_000).map { 97 + $0 % 26 }, as: UTF8.self)
+            let text = String(decoding: random.bytes(16_000).map { 97 + $0 % 26 }, as: UTF8.self)
             try await a.put(note("big\(index)", text))
         }
         try await engines[0].sendChanges()
