@@ -125,7 +125,10 @@ extension SyncEngine {
                         acknowledged.append(.saved(item, server))
                     } else {
                         var resend = item
-                        resend.record = merged.outgoing(changeTag: server.recordChangeTag, changedKeys: differing)
+                        var outgoing = merged.outgoing(changeTag: server.recordChangeTag, changedKeys: differing)
+                        // The merge holds both edits: it carries the later one's stamp.
+                        outgoing.setSyncAuthor(Self.later(sent.syncAuthor, server.syncAuthor))
+                        resend.record = outgoing
                         again.append(resend)
                     }
                 case .failure(let error)? where error.code == .unknownItem || error.code == .referenceViolation:
@@ -159,6 +162,12 @@ extension SyncEngine {
         try await remote.save(RecordZone(zoneID: zoneID))
         return try await remote.modifyRecords(
             saving: saving, deleting: deleting, savePolicy: .ifServerRecordUnchanged, atomically: false, clientChangeTokenData: token)
+    }
+
+    /// The later of two edit stamps (either may be missing).
+    static func later(_ one: SyncAuthor?, _ other: SyncAuthor?) -> SyncAuthor? {
+        guard let one, let other else { return one ?? other }
+        return one.isLater(than: other) ? one : other
     }
 
     private static func code<Success>(of result: Result<Success, RecordStoreError>) -> RecordStoreError.Code? {

@@ -116,18 +116,18 @@ struct SyncEngineTests {
             $0["text"] = .string("text by B")
             $0["tag"] = .string("b")
         }
+        let editA = try #require(try await a.record(for: RecordID(recordName: "n1", zoneID: SyncWorld.zone)).syncAuthor)
+        let editB = try #require(try await b.record(for: RecordID(recordName: "n1", zoneID: SyncWorld.zone)).syncAuthor)
+        #expect(editB.editedAt >= editA.editedAt)
         try await world.engines[0].sendChanges()
-        let fromA = try await world.remote.record(for: RecordID(recordName: "n1", zoneID: SyncWorld.zone))
-        let editedOnB = try await b.record(for: RecordID(recordName: "n1", zoneID: SyncWorld.zone))
         try await world.engines[1].sendChanges()  // meets A's version: merged
         try await world.syncUntilQuiet(rounds: 2)
         let merged = try #require(try await appRecords(world.remote)[SyncWorld.zone]?["n1"])
         #expect(merged.fields["title"] == .string("Title by A"))
         #expect(merged.fields["text"] == .string("text by B"))
-        // Changed on both sides: the later modification — B's save here, or A's version as the
-        // remote saved it — wins.
-        let bIsLater = try #require(editedOnB.modificationDate) > (try #require(fromA.modificationDate))
-        #expect(merged.fields["tag"] == .string(bIsLater ? "b" : "a"))
+        // Changed on both sides: the later edit wins — B's, though A's reached the remote first
+        // (in the same millisecond, the greater device identity's).
+        #expect(merged.fields["tag"] == .string(editB.isLater(than: editA) ? "b" : "a"))
         #expect(try await appRecords(a) == appRecords(world.remote))
         #expect(try await appRecords(b) == appRecords(world.remote))
     }
