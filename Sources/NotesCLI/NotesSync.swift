@@ -19,7 +19,7 @@ extension NotesApp {
             var (sent, received, merged) = (0, 0, 0)
             for await event in events {
                 switch event {
-                case .sentChanges(_, let saved, let deleted, _): sent += saved.count + deleted.count
+                case .sentChanges(_, _, let saved, let deleted, _): sent += saved.count + deleted.count
                 case .fetchedZoneChanges(_, let saved, let deleted, _, _): received += saved.count + deleted.count
                 case .conflictResolved: merged += 1
                 default: break

@@ -5,7 +5,7 @@ import Foundation
 // A decoded record is not validated here; every save validates.
 extension Record: Codable {
     private enum CodingKeys: String, CodingKey {
-        case recordType, recordID, fields, creationDate, modificationDate, recordChangeTag, changedKeys
+        case recordType, recordID, fields, creationDate, modificationDate, recordChangeTag, changedKeys, syncAuthor
     }
 
     public init(from decoder: any Decoder) throws {
@@ -19,6 +19,8 @@ extension Record: Codable {
             modificationDate: try container.decodeIfPresent(Date.self, forKey: .modificationDate),
             recordChangeTag: try container.decodeIfPresent(String.self, forKey: .recordChangeTag),
             changedKeys: Set(try container.decodeIfPresent([String].self, forKey: .changedKeys) ?? []))
+        // Who edited a synced record travels with it: a remote keeps what the device says.
+        if let author = try container.decodeIfPresent(SyncAuthor.self, forKey: .syncAuthor) { setSyncAuthor(author) }
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -32,5 +34,6 @@ extension Record: Codable {
         try container.encodeIfPresent(modificationDate, forKey: .modificationDate)
         try container.encodeIfPresent(recordChangeTag, forKey: .recordChangeTag)
         try container.encode(changedKeys(), forKey: .changedKeys)
+        try container.encodeIfPresent(syncAuthor, forKey: .syncAuthor)
     }
 }

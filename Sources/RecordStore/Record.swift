@@ -51,6 +51,12 @@ public struct Record: Sendable {
     /// as CloudKit apps keep a record's system fields beside their copy. Nil for a record never
     /// synced. Only sync writes set it; other saves keep the stored record's.
     package var syncChangeTag: String?
+    /// For a record of a synced zone: who last edited it and when (``SyncAuthor``). A device's
+    /// store stamps every app save in a synced zone; a stamp the request sets explicitly
+    /// (``setSyncAuthor(_:)``: a sync engine forwarding another device's edit) is kept instead.
+    package private(set) var syncAuthor: SyncAuthor?
+    /// Whether ``syncAuthor`` was set on this value to be saved, rather than read from a store.
+    package private(set) var syncAuthorIsSet = false
 
     /// The fields, sorted by key (strictly ascending), so lookups are binary searches and encoding
     /// needs no sort.
@@ -80,7 +86,7 @@ public struct Record: Sendable {
     init(
         recordType: String, recordID: RecordID, sortedFields: [Field],
         creationDate: Date? = nil, modificationDate: Date? = nil, recordChangeTag: String? = nil,
-        syncChangeTag: String? = nil, changedKeys: Set<String> = []
+        syncChangeTag: String? = nil, syncAuthor: SyncAuthor? = nil, changedKeys: Set<String> = []
     ) {
         self.recordType = recordType
         self.recordID = recordID
@@ -90,6 +96,25 @@ public struct Record: Sendable {
         self.modificationDate = modificationDate
         self.recordChangeTag = recordChangeTag
         self.syncChangeTag = syncChangeTag
+        self.syncAuthor = syncAuthor
+    }
+
+    /// Sets who edited this record and when, to be saved as is (a sync write, or a request a sync
+    /// engine sends on behalf of the device that made the edit).
+    package mutating func setSyncAuthor(_ author: SyncAuthor?) {
+        syncAuthor = author
+        syncAuthorIsSet = true
+    }
+
+    /// Takes the stamp a save stores: the one `request` set explicitly, else `stamp` (an app save
+    /// in a synced zone), else the one this record has.
+    mutating func takeAuthor(from request: Record, stamp: SyncAuthor?) {
+        if request.syncAuthorIsSet {
+            syncAuthor = request.syncAuthor
+        } else if let stamp {
+            syncAuthor = stamp
+        }
+        syncAuthorIsSet = false
     }
 
     /// The value of the field `key`, or nil when the record has no such field. Setting a value
@@ -190,6 +215,7 @@ extension Record: Hashable {
             && MillisecondDate.same(lhs.creationDate, rhs.creationDate)
             && MillisecondDate.same(lhs.modificationDate, rhs.modificationDate)
             && sameBytes(lhs.recordChangeTag, rhs.recordChangeTag) && sameBytes(lhs.syncChangeTag, rhs.syncChangeTag)
+            && lhs.syncAuthor == rhs.syncAuthor
     }
 
     private static func sameBytes(_ lhs: String?, _ rhs: String?) -> Bool {

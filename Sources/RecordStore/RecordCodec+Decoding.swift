@@ -29,7 +29,7 @@ extension RecordCodec {
             recordType: String(decoding: header.recordType, as: UTF8.self), recordID: recordID, sortedFields: fields,
             creationDate: header.creationDate, modificationDate: header.modificationDate,
             recordChangeTag: header.changeTag.map { String(decoding: $0, as: UTF8.self) },
-            syncChangeTag: header.syncChangeTag.map { String(decoding: $0, as: UTF8.self) })
+            syncChangeTag: header.syncChangeTag.map { String(decoding: $0, as: UTF8.self) }, syncAuthor: header.syncAuthor)
     }
 
     /// Decodes value bytes held in an array; see ``decode(_:recordID:)-(UnsafeRawBufferPointer,_)``.

@@ -69,11 +69,17 @@ extension RecordCodec {
         if modification != nil { flags |= SystemFieldFlag.modificationDate }
         if record.recordChangeTag != nil { flags |= SystemFieldFlag.changeTag }
         if record.syncChangeTag != nil { flags |= SystemFieldFlag.syncChangeTag }
+        if record.syncAuthor != nil { flags |= SystemFieldFlag.syncAuthor }
         buffer.append(flags)
         if let creation { buffer.appendVarlong(creation) }
         if let modification { buffer.appendVarlong(modification) }
         if let tag = record.recordChangeTag { appendShortString(tag, to: &buffer) }
         if let tag = record.syncChangeTag { appendShortString(tag, to: &buffer) }
+        if let author = record.syncAuthor {
+            buffer.appendVarlong(author.editedAt)
+            buffer.append(UInt8(truncatingIfNeeded: author.device.count))
+            buffer.append(contentsOf: author.device)
+        }
     }
 
     /// A string of at most 255 bytes (checked by validation): a 1-byte length, then the bytes.

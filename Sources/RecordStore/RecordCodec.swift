@@ -54,6 +54,8 @@ package enum RecordCodec {
         static let changeTag: UInt8 = 0x04
         /// The change tag of the remote version a synced record was last in step with.
         static let syncChangeTag: UInt8 = 0x08
-        static let all: UInt8 = 0x0F
+        /// Who last edited a synced record, and when (``SyncAuthor``).
+        static let syncAuthor: UInt8 = 0x10
+        static let all: UInt8 = 0x1F
     }
 }

@@ -89,6 +89,9 @@ extension Record {
     private func validateSystemFields() throws(RecordStoreError) {
         try validateSystemDate(creationDate)
         try validateSystemDate(modificationDate)
+        if let author = syncAuthor, author.device.count > RecordLimits.maximumNameLength {
+            throw invalid("The sync author's device identity is \(author.device.count) bytes long, more than \(RecordLimits.maximumNameLength).")
+        }
         for tag in [recordChangeTag, syncChangeTag] {
             if let tag, tag.utf8.count > RecordLimits.maximumNameLength {
                 throw invalid(

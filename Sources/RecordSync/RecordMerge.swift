@@ -5,11 +5,12 @@ import RecordStore
 public enum RecordMerge {
     /// The default merge: field by field against the ancestor. A key changed only locally takes
     /// the local value; changed only remotely, the remote's; changed on both sides to different
-    /// values, the side modified later (the local record's modification date, when it was saved
-    /// on this device, against the remote's), and at equal times the greater value in a fixed
-    /// order of values — a rule both devices compute alike, so merges converge. Without an
-    /// ancestor, every key the remote has counts as changed remotely, and the local changed keys
-    /// as changed locally. The result has the server's type.
+    /// values, the later edit's — each synced record carries who last edited it and when, as
+    /// that device's clock read it — and at the same millisecond the greater device identity's:
+    /// a rule every device computes alike, so merges converge. (A record without that stamp, an
+    /// app's write to the remote directly, counts by its modification date, and a tie by value.)
+    /// Without an ancestor, every key the remote has counts as changed remotely, and the local
+    /// changed keys as changed locally. The result has the server's type.
     ///
     /// ```swift
     /// // ancestor: title "A", body "x"; local: title "B"; remote: body "y"
@@ -42,6 +43,7 @@ public enum RecordMerge {
 
     /// Whether the local value wins a key changed on both sides.
     private static func localWins(_ mine: FieldValue?, _ theirs: FieldValue?, local: Record, server: Record) -> Bool {
+        if let here = local.syncAuthor, let there = server.syncAuthor { return here.isLater(than: there) }
         let localTime = local.modificationDate.map { ($0.timeIntervalSince1970 * 1000).rounded() } ?? 0
         let serverTime = server.modificationDate.map { ($0.timeIntervalSince1970 * 1000).rounded() } ?? 0
         if localTime != serverTime { return localTime > serverTime }

@@ -14,6 +14,7 @@ public struct SyncConflict: Sendable {
     /// The keys changed locally since the record was last in step with the remote.
     public var localChangedKeys: [String]
 
+    /// A conflict, as the engine hands one to a resolver (for an app's tests of its resolver).
     public init(serverRecord: Record, localRecord: Record, ancestorRecord: Record?, localChangedKeys: [String]) {
         self.serverRecord = serverRecord
         self.localRecord = localRecord

@@ -100,8 +100,12 @@ extension SyncEngine {
     /// Applies one page to the local zone in one commit with the zone's new token; a page too
     /// large for one commit (large records) is applied in halves, the token with the last.
     private func apply(_ page: ZoneChanges, to zoneID: ZoneID, fetch: inout ZoneFetch) async throws {
+        try await apply(page, to: zoneID, fetch: &fetch, token: page.changeToken)
+    }
+
+    private func apply(_ page: ZoneChanges, to zoneID: ZoneID, fetch: inout ZoneFetch, token: ServerChangeToken?) async throws {
         do {
-            try await applyInOneCommit(page, to: zoneID, fetch: &fetch, token: page.changeToken)
+            try await applyInOneCommit(page, to: zoneID, fetch: &fetch, token: token)
         } catch let error as RecordStoreError where error.code == .limitExceeded && page.changedRecords.count + page.deletions.count > 1 {
             let saves = page.changedRecords.count / 2
             let first = ZoneChanges(
@@ -110,9 +114,9 @@ extension SyncEngine {
             let rest = ZoneChanges(
                 changedRecords: Array(page.changedRecords[saves...]), deletions: saves == 0 ? Array(page.deletions.dropFirst()) : page.deletions,
                 changeToken: page.changeToken, moreComing: page.moreComing)
-            // The first half keeps the old token: a crash after it fetches the page again.
-            try await applyInOneCommit(first, to: zoneID, fetch: &fetch, token: fetch.state.token)
-            try await apply(rest, to: zoneID, fetch: &fetch)
+            // The first half keeps the token the zone had: a crash after it fetches the page again.
+            try await apply(first, to: zoneID, fetch: &fetch, token: fetch.state.token)
+            try await apply(rest, to: zoneID, fetch: &fetch, token: token)
         }
     }
 

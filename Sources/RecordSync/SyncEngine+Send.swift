@@ -85,10 +85,10 @@ extension SyncEngine {
     private func sendBatch(_ batch: [Outgoing], in zoneID: ZoneID) async throws {
         var round = batch
         for _ in 0..<3 {
-            emit(.willSendChanges(zoneID, count: round.count))
             let saving = round.compactMap(\.record)
             let deleting = round.filter(\.change.isDelete).map { RecordID(recordName: $0.change.recordName, zoneID: zoneID) }
             let token = Self.clientChangeToken(device: local.storeIdentity, zoneID: zoneID, batch: round)
+            emit(.willSendChanges(zoneID, batch: token, count: round.count))
             let result = try await modifyRemote(saving: saving, deleting: deleting, token: token, zoneID: zoneID)
             SyncHook.reached(.remoteAnswered)
             var acknowledged: [Acknowledgement] = []
@@ -125,7 +125,10 @@ extension SyncEngine {
                         acknowledged.append(.saved(item, server))
                     } else {
                         var resend = item
-                        resend.record = merged.outgoing(changeTag: server.recordChangeTag, changedKeys: differing)
+                        var outgoing = merged.outgoing(changeTag: server.recordChangeTag, changedKeys: differing)
+                        // The merge holds both edits: it carries the later one's stamp.
+                        outgoing.setSyncAuthor(Self.later(sent.syncAuthor, server.syncAuthor))
+                        resend.record = outgoing
                         again.append(resend)
                     }
                 case .failure(let error)? where error.code == .unknownItem || error.code == .referenceViolation:
@@ -141,7 +144,7 @@ extension SyncEngine {
             SyncHook.reached(.acknowledged)
             emit(
                 .sentChanges(
-                    zoneID, saved: acknowledged.compactMap(\.savedID).map { RecordID(recordName: $0, zoneID: zoneID) },
+                    zoneID, batch: token, saved: acknowledged.compactMap(\.savedID).map { RecordID(recordName: $0, zoneID: zoneID) },
                     deleted: acknowledged.compactMap(\.deletedID).map { RecordID(recordName: $0, zoneID: zoneID) }, failed: failed))
             guard !again.isEmpty else { return }
             round = again
@@ -159,6 +162,12 @@ extension SyncEngine {
         try await remote.save(RecordZone(zoneID: zoneID))
         return try await remote.modifyRecords(
             saving: saving, deleting: deleting, savePolicy: .ifServerRecordUnchanged, atomically: false, clientChangeTokenData: token)
+    }
+
+    /// The later of two edit stamps (either may be missing).
+    static func later(_ one: SyncAuthor?, _ other: SyncAuthor?) -> SyncAuthor? {
+        guard let one, let other else { return one ?? other }
+        return one.isLater(than: other) ? one : other
     }
 
     private static func code<Success>(of result: Result<Success, RecordStoreError>) -> RecordStoreError.Code? {
@@ -199,6 +208,17 @@ extension SyncEngine {
     /// stays pending over the new remote version.
     private func acknowledge(_ acknowledgements: [Acknowledgement], in zoneID: ZoneID) async throws {
         guard !acknowledgements.isEmpty else { return }
+        do {
+            try await acknowledgeInOneCommit(acknowledgements, in: zoneID)
+        } catch let error as RecordStoreError where error.code == .limitExceeded && acknowledgements.count > 1 {
+            // Too large for one commit (large records): in halves; each is complete on its own.
+            let half = acknowledgements.count / 2
+            try await acknowledge(Array(acknowledgements[..<half]), in: zoneID)
+            try await acknowledge(Array(acknowledgements[half...]), in: zoneID)
+        }
+    }
+
+    private func acknowledgeInOneCommit(_ acknowledgements: [Acknowledgement], in zoneID: ZoneID) async throws {
         var removedHere: [RecordID] = []
         _ = try await local.syncWrite(in: zoneID) { reader -> (saving: [Record], deleting: [RecordID]) in
             removedHere = []

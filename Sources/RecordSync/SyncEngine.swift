@@ -44,8 +44,11 @@ public actor SyncEngine {
         public var resultsLimit: Int
         /// Decides conflicts; nil for ``RecordMerge/threeWay(_:)``.
         public var conflictResolver: ConflictResolver?
+        /// Where the engine logs retries and refused items; never configured by the engine.
         public var logger: Logger
 
+        /// A configuration; every default is the one CKSyncEngine users expect: automatic,
+        /// every zone, pages of 200 records, the three-way merge.
         public init(
             automaticallySync: Bool = true, zones: Set<ZoneID>? = nil, resultsLimit: Int = 200,
             conflictResolver: ConflictResolver? = nil, logger: Logger = Logger(label: "RecordSync")
@@ -62,6 +65,7 @@ public actor SyncEngine {
     public nonisolated let local: Database
     /// The database it syncs with.
     public nonisolated let remote: any RemoteDatabase
+    /// How the engine works, as given to ``init(local:remote:configuration:)``.
     public nonisolated let configuration: Configuration
     let broadcaster = SyncEventBroadcaster()
     /// Whether a round (fetch or send) is under way, and the rounds waiting for it.

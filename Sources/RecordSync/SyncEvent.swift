@@ -1,3 +1,4 @@
+import Foundation
 import RecordStore
 
 /// What a ``SyncEngine`` did, in order, as its ``SyncEngine/events()`` stream tells it.
@@ -18,11 +19,12 @@ public enum SyncEvent: Sendable, Hashable {
     case reconciled(ZoneID, removed: [RecordID])
     /// The fetch ended.
     case didFetchChanges
-    /// A batch of pending changes is about to be sent.
-    case willSendChanges(ZoneID, count: Int)
-    /// The remote answered a batch: what it saved and deleted, and what failed (kept pending,
-    /// unless the failure says the record is gone remotely).
-    case sentChanges(ZoneID, saved: [RecordID], deleted: [RecordID], failed: [RecordID: RecordStoreError])
+    /// A batch of pending changes is about to be sent; `batch` is its client change token, which
+    /// the answer's event repeats.
+    case willSendChanges(ZoneID, batch: Data, count: Int)
+    /// The remote answered the batch whose client change token is `batch`: what it saved and
+    /// deleted, and what failed (kept pending, unless the failure says the record is gone remotely).
+    case sentChanges(ZoneID, batch: Data, saved: [RecordID], deleted: [RecordID], failed: [RecordID: RecordStoreError])
     /// A save met a newer version on the remote and was merged (``SyncConflict``).
     case conflictResolved(RecordID)
     /// A record saved locally was found deleted on the remote (or its parent was): the delete

@@ -1,6 +1,7 @@
 import Synchronization
 
-/// Hands each event to every stream open at the time, in order.
+/// Hands each event to every stream open at the time, in order. A stream that is not read keeps
+/// only its newest 10,000 events: a forgotten stream costs bounded memory.
 final class SyncEventBroadcaster: Sendable {
     private struct State {
         var continuations: [Int: AsyncStream<SyncEvent>.Continuation] = [:]
@@ -11,7 +12,7 @@ final class SyncEventBroadcaster: Sendable {
     private let state = Mutex(State())
 
     func stream() -> AsyncStream<SyncEvent> {
-        let (stream, continuation) = AsyncStream.makeStream(of: SyncEvent.self)
+        let (stream, continuation) = AsyncStream.makeStream(of: SyncEvent.self, bufferingPolicy: .bufferingNewest(10_000))
         let id: Int? = state.withLock { state in
             guard !state.finished else { return nil }
             defer { state.next += 1 }

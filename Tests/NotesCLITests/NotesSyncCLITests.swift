@@ -22,8 +22,8 @@ import TestSupport
         _ = try notes("--store", b, "sync", "--remote", hub)
         _ = try notes("--store", a, "sync", "--remote", hub)
 
-        // Both edit A's note offline. A's edit reaches the hub after B made its own, so on the
-        // hub A's version is the later modification, and it wins on both (SYNC.md, "Merges").
+        // Both edit A's note offline, B after A: B's is the later edit, and it wins on both —
+        // though A's reached the hub last (SYNC.md, "Merges").
         _ = try notes("--store", a, "edit", fromA, "Edited on A")
         _ = try notes("--store", b, "edit", fromA, "Edited on B")
         _ = try notes("--store", a, "sync", "--remote", hub)
@@ -35,7 +35,7 @@ import TestSupport
         #expect(Set(listA.map(\.id)) == Set(listB.map(\.id)))
         #expect(listA.count == 2)
         #expect(Dictionary(uniqueKeysWithValues: listA.map { ($0.id, $0.content) }) == Dictionary(uniqueKeysWithValues: listB.map { ($0.id, $0.content) }))
-        #expect(listA.first { $0.id == fromA }?.content == "Edited on A")
+        #expect(listA.first { $0.id == fromA }?.content == "Edited on B")
         let foldersA = try NotesCLITests.decode([FolderJSON].self, try notes("--store", a, "folders", "--json").output)
         #expect(foldersA.map(\.name) == ["My Notes", "Work"])
     }

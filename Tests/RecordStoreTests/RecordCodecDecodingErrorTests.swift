@@ -87,8 +87,8 @@ import TestSupport
         // Eleven bytes, or ten whose last carries more than the 64th bit.
         #expect(reason(field([0x02] + Array(repeating: 0xFF, count: 10) + [0x01])) == RecordDecodingError(.nonCanonical, at: 8))
         #expect(reason(field([0x02] + Array(repeating: 0xFF, count: 9) + [0x02])) == RecordDecodingError(.nonCanonical, at: 8))
-        // Flag bits 4–7 name no system field.
-        #expect(reason([0x01, 0x01] + ascii("T") + [0x10, 0x00]) == RecordDecodingError(.nonCanonical, at: 3))
+        // Flag bits 5–7 name no system field.
+        #expect(reason([0x01, 0x01] + ascii("T") + [0x20, 0x00]) == RecordDecodingError(.nonCanonical, at: 3))
         #expect(reason([0x01, 0x01] + ascii("T") + [0x80, 0x00]) == RecordDecodingError(.nonCanonical, at: 3))
         // Over-long with more bytes after it (a varint read from one 8-byte load): 0 in three
         // bytes, and 1 in eight.

@@ -1,6 +1,8 @@
 import Foundation
+import RecordLog
 import RecordStore
 import RecordSync
+import TestSupport
 import Testing
 
 @Suite("Sync: two devices and a remote")
@@ -79,7 +81,7 @@ struct SyncEngineTests {
         for await event in stream { events.append(event) }
         var saved: [String] = []
         var deleted: [String] = []
-        for case .sentChanges(_, let savedIDs, let deletedIDs, let failed) in events {
+        for case .sentChanges(_, _, let savedIDs, let deletedIDs, let failed) in events {
             #expect(failed.isEmpty)
             saved += savedIDs.map(\.recordName)
             deleted += deletedIDs.map(\.recordName)
@@ -114,18 +116,18 @@ struct SyncEngineTests {
             $0["text"] = .string("text by B")
             $0["tag"] = .string("b")
         }
+        let editA = try #require(try await a.record(for: RecordID(recordName: "n1", zoneID: SyncWorld.zone)).syncAuthor)
+        let editB = try #require(try await b.record(for: RecordID(recordName: "n1", zoneID: SyncWorld.zone)).syncAuthor)
+        #expect(editB.editedAt >= editA.editedAt)
         try await world.engines[0].sendChanges()
-        let fromA = try await world.remote.record(for: RecordID(recordName: "n1", zoneID: SyncWorld.zone))
-        let editedOnB = try await b.record(for: RecordID(recordName: "n1", zoneID: SyncWorld.zone))
         try await world.engines[1].sendChanges()  // meets A's version: merged
         try await world.syncUntilQuiet(rounds: 2)
         let merged = try #require(try await appRecords(world.remote)[SyncWorld.zone]?["n1"])
         #expect(merged.fields["title"] == .string("Title by A"))
         #expect(merged.fields["text"] == .string("text by B"))
-        // Changed on both sides: the later modification — B's save here, or A's version as the
-        // remote saved it — wins.
-        let bIsLater = try #require(editedOnB.modificationDate) > (try #require(fromA.modificationDate))
-        #expect(merged.fields["tag"] == .string(bIsLater ? "b" : "a"))
+        // Changed on both sides: the later edit wins — B's, though A's reached the remote first
+        // (in the same millisecond, the greater device identity's).
+        #expect(merged.fields["tag"] == .string(editB.isLater(than: editA) ? "b" : "a"))
         #expect(try await appRecords(a) == appRecords(world.remote))
         #expect(try await appRecords(b) == appRecords(world.remote))
     }
@@ -224,5 +226,72 @@ struct SyncEngineTests {
             try await device.delete(RecordID(recordName: "_sync.zone", zoneID: SyncWorld.zone))
         }
         #expect(try await world.engines[0].pendingChangeCount() == 0)
+    }
+}
+
+@Suite("Sync: what the app decides and sees")
+struct SyncAppHooksTests {
+    @Test("an app's conflict resolver decides a conflict; every send's answer names the batch it answers")
+    func customResolverAndBatchNames() async throws {
+        // A resolver that keeps the remote's record and appends "(seen)" to the local title.
+        let world = try await SyncWorld.make(devices: 2, resolver: { conflict in
+            var record = conflict.serverRecord
+            if case .string(let text)? = conflict.localRecord["text"] { record["text"] = .string(text + " (seen)") }
+            return record
+        })
+        defer { try? world.close() }
+        let (a, b) = (world.devices[0], world.devices[1])
+        try await a.put(note("n1", "v1"))
+        try await world.syncUntilQuiet(rounds: 1)
+        try await a.edit("n1") { $0["text"] = .string("from A") }
+        try await b.edit("n1") { $0["text"] = .string("from B") }
+        try await world.engines[0].sendChanges()
+        let stream = world.engines[1].events()
+        try await world.engines[1].sendChanges()
+        await world.engines[1].stop()
+        var announced: [Data] = []
+        var answered: [Data] = []
+        var resolved: [RecordID] = []
+        for await event in stream {
+            switch event {
+            case .willSendChanges(_, let batch, _): announced.append(batch)
+            case .sentChanges(_, let batch, _, _, _): answered.append(batch)
+            case .conflictResolved(let id): resolved.append(id)
+            default: break
+            }
+        }
+        #expect(announced == answered)
+        #expect(announced.count == 2)  // the batch, then the merge sent again: each its own token
+        #expect(Set(announced).count == 2)
+        #expect(resolved == [RecordID(recordName: "n1", zoneID: SyncWorld.zone)])
+        #expect(try await world.remote.record(for: RecordID(recordName: "n1", zoneID: SyncWorld.zone))["text"] == .string("from B (seen)"))
+    }
+}
+
+@Suite("Sync: large records")
+struct SyncLargeRecordTests {
+    @Test("records too large for one commit together are sent and applied in smaller batches, and still converge")
+    func splitsLargeBatches() async throws {
+        var options = LogOptions(durability: .noSyncUnsafe)
+        options.maxBatchBytes = 60_000
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("SyncLarge-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let remote = try await Database(directory: root + "/remote", options: options)
+        let a = try await Database(directory: root + "/a", options: options)
+        let b = try await Database(directory: root + "/b", options: options)
+        try await a.createZone(SyncWorld.zone)
+        let engines = [a, b].map { SyncEngine(local: $0, remote: remote, configuration: .init(automaticallySync: false)) }
+        // Each record's text compresses poorly enough that ten do not fit one 60 kB commit.
+        var random = SeededGenerator(seed: 7)
+        for index in 0..<10 {
+            let text = String(decoding: random.bytes(16_000).map { 97 + $0 % 26 }, as: UTF8.self)
+            try await a.put(note("big\(index)", text))
+        }
+        try await engines[0].sendChanges()
+        try await engines[1].fetchChanges()
+        #expect(try await appRecords(remote)[SyncWorld.zone]?.count == 10)
+        #expect(try await appRecords(b) == appRecords(remote))
+        #expect(try await engines[0].pendingChangeCount() == 0)
+        for database in [a, b, remote] { try database.close() }
     }
 }

@@ -49,6 +49,9 @@ extension Database {
         try requests.map { request in
             var planner = ZonePlanner(zone: zones[request.zoneID], zoneID: request.zoneID, policy: policy, now: now, tuning: tuning)
             planner.mode = mode
+            if mode == .app, zones[request.zoneID]?.isSynced == true {
+                planner.author = SyncAuthor(editedAt: MillisecondDate.milliseconds(of: now) ?? 0, device: storeID)
+            }
             var commit = ZoneCommit(plan: try planner.plan(saving: request.saving, deleting: request.deleting), clientToken: clientToken)
             if mode == .app { try trackChanges(&commit, zones: zones, now: now) }
             return commit

@@ -44,6 +44,8 @@ struct ZonePlanner {
     let tuning: CommitTuning
     /// An app's request or a sync write (``WriteMode``).
     var mode: WriteMode = .app
+    /// For an app's request to a synced zone: the stamp of who edits, and when (``SyncAuthor``).
+    var author: SyncAuthor?
 
     func plan(saving: [Record], deleting: [RecordID]) throws -> ZonePlan {
         var plan = ZonePlan(zoneID: zoneID)
@@ -161,7 +163,11 @@ struct ZonePlanner {
             new.creationDate = now
             new.modificationDate = now
             // Only a sync write says which remote version a record is in step with.
-            if mode == .app { new.syncChangeTag = nil }
+            if mode == .app {
+                new.syncChangeTag = nil
+                if !record.syncAuthorIsSet { new.setSyncAuthor(nil) }
+            }
+            new.takeAuthor(from: record, stamp: author)
             let sizeBound = try checkSize(new)
             return ZonePlan.Save(record: new, isNew: true, targets: new.cascadeTargets(), nameHash: nameHash, sizeBound: sizeBound)
         }
@@ -189,7 +195,8 @@ struct ZonePlanner {
             }
             result = Record(
                 recordType: record.recordType, recordID: server.recordID, sortedFields: server.fields, creationDate: server.creationDate,
-                modificationDate: server.modificationDate, recordChangeTag: server.recordChangeTag, syncChangeTag: server.syncChangeTag)
+                modificationDate: server.modificationDate, recordChangeTag: server.recordChangeTag, syncChangeTag: server.syncChangeTag,
+                syncAuthor: server.syncAuthor)
         }
         for key in record.changedKeys() { result[key] = record[key] }
         if policy == .allKeys {
@@ -198,6 +205,7 @@ struct ZonePlanner {
         result.creationDate = existing.creationDate ?? now
         result.modificationDate = now
         if mode == .sync { result.syncChangeTag = record.syncChangeTag }
+        result.takeAuthor(from: record, stamp: author)
         let sizeBound = try checkSize(result)
         return ZonePlan.Save(record: result, isNew: false, targets: result.cascadeTargets(), nameHash: nameHash, sizeBound: sizeBound)
     }
@@ -230,7 +238,7 @@ struct ZonePlanner {
             }
         }
         var total = 64 + record.recordType.utf8.count + max(ChangeTag.longest.utf8.count, record.recordChangeTag?.utf8.count ?? 0)
-            + (record.syncChangeTag?.utf8.count ?? 0)
+            + (record.syncChangeTag?.utf8.count ?? 0) + (record.syncAuthor.map { 12 + $0.device.count } ?? 0)
         for field in record.fields {
             total += 12 + field.key.utf8.count + bound(field.value)
         }

@@ -12,6 +12,8 @@ struct RecordValueHeader {
     let changeTag: UnsafeBufferPointer<UInt8>?
     /// The sync change tag's bytes (a synced record's remote version), checked to be UTF-8.
     let syncChangeTag: UnsafeBufferPointer<UInt8>?
+    /// Who last edited a synced record, and when.
+    let syncAuthor: SyncAuthor?
 
     /// Checks the size and `recordID`, then reads the header, leaving `reader` at the field count.
     /// With `checked` false, reads bytes that were checked before (by this initializer) and
@@ -47,6 +49,12 @@ struct RecordValueHeader {
         modificationDate = flags & RecordCodec.SystemFieldFlag.modificationDate != 0 ? try reader.readDate() : nil
         changeTag = flags & RecordCodec.SystemFieldFlag.changeTag != 0 ? try reader.readTagBytes(checked: checked) : nil
         syncChangeTag = flags & RecordCodec.SystemFieldFlag.syncChangeTag != 0 ? try reader.readTagBytes(checked: checked) : nil
+        if flags & RecordCodec.SystemFieldFlag.syncAuthor != 0 {
+            let editedAt = try reader.readZigZag()
+            syncAuthor = SyncAuthor(editedAt: editedAt, device: Array(try reader.readBytes(Int(try reader.readByte()))))
+        } else {
+            syncAuthor = nil
+        }
     }
 
     /// Whether `recordID` follows CloudKit's rules, as ``RecordID/validate()`` checks them; only

@@ -152,6 +152,6 @@ public struct StoredRecord {
         return Record(
             recordType: recordType, recordID: recordID, sortedFields: fields,
             creationDate: creationDate, modificationDate: modificationDate, recordChangeTag: recordChangeTag,
-            syncChangeTag: syncChangeTag)
+            syncChangeTag: syncChangeTag, syncAuthor: header.syncAuthor)
     }
 }

@@ -7,7 +7,7 @@ extension Database {
     /// markers are ordinary saves of system records in the same batch: the commit and its outbox
     /// entries are durable together or not at all, whichever process writes.
     func trackChanges(_ commit: inout ZoneCommit, zones: [ZoneID: ZoneState], now: Date) throws {
-        guard !commit.plan.isEmpty, let zone = zones[commit.plan.zoneID], zone.records[SyncRecords.zoneStateName] != nil else { return }
+        guard !commit.plan.isEmpty, let zone = zones[commit.plan.zoneID], zone.isSynced else { return }
         var changes: [PendingChange] = []
         changes.reserveCapacity(commit.plan.saves.count + commit.plan.deletes.count)
         for save in commit.plan.saves where !SyncRecords.isSystemName(save.record.recordID.recordName) {
@@ -33,6 +33,10 @@ extension Database {
 }
 
 extension ZoneState {
+    /// Whether the zone is synced: it holds ``SyncRecords/zoneStateName``, which turns change
+    /// tracking on.
+    var isSynced: Bool { records[SyncRecords.zoneStateName] != nil }
+
     /// The pending change of `recordName` in this zone, if one is recorded.
     func pendingChange(for recordName: String) throws -> PendingChange? {
         let name = SyncRecords.pendingName(for: recordName)

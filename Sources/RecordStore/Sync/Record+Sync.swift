@@ -8,6 +8,7 @@ extension Record {
             recordType: recordType, recordID: recordID, sortedFields: fields.map { Field(key: $0.key, value: $0.value) },
             creationDate: creationDate, modificationDate: modificationDate, recordChangeTag: changeTag)
         for key in changedKeys { sent[key] = self[key] }
+        sent.setSyncAuthor(syncAuthor)
         return sent
     }
 
@@ -21,6 +22,7 @@ extension Record {
             for field in current.fields where remote[field.key] == nil { write[field.key] = nil }
         }
         write.syncChangeTag = remote.recordChangeTag
+        write.setSyncAuthor(remote.syncAuthor)
         return write
     }
 
