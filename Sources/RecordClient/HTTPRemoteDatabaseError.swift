@@ -20,6 +20,7 @@ public struct HTTPRemoteDatabaseError: Error, Sendable, Hashable, CustomStringCo
         case unexpectedResponse
     }
 
+    /// What kind of failure.
     public var kind: Kind
     /// What went wrong, for a person: the server's reason when it gave one.
     public var message: String
@@ -28,6 +29,7 @@ public struct HTTPRemoteDatabaseError: Error, Sendable, Hashable, CustomStringCo
     /// The server's request ID, to find the request in its log.
     public var requestID: String?
 
+    /// An error, as the client makes them (for fakes in an app's tests).
     public init(_ kind: Kind, _ message: String, status: Int? = nil, requestID: String? = nil) {
         self.kind = kind
         self.message = message
@@ -35,6 +37,7 @@ public struct HTTPRemoteDatabaseError: Error, Sendable, Hashable, CustomStringCo
         self.requestID = requestID
     }
 
+    /// The message, with the status and request ID when there are.
     public var description: String {
         var text = message
         if let status { text += " (HTTP \(status)" + (requestID.map { ", request \($0))" } ?? ")") }

@@ -4,9 +4,12 @@ import RecordLog
 public struct RecordServerConfiguration: Sendable {
     /// A certificate chain and its private key, both PEM files, for HTTPS.
     public struct TLS: Sendable {
+        /// The PEM file of the certificate chain, the server's certificate first.
         public var certificatePath: String
+        /// The PEM file of the certificate's private key.
         public var privateKeyPath: String
 
+        /// HTTPS with this certificate and key (read when the server starts).
         public init(certificatePath: String, privateKeyPath: String) {
             self.certificatePath = certificatePath
             self.privateKeyPath = privateKeyPath
