@@ -1,5 +1,4 @@
 import StorageKit
-import Synchronization
 
 /// A partition kept in memory: the batches as a ``Partition`` would write them, in an array.
 ///
@@ -27,7 +26,7 @@ package final class MemoryPartition: LogPartition {
 
     package let name: String
     let options: LogOptions
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
 
     init(name: String, options: LogOptions) {
         self.name = name

@@ -1,7 +1,7 @@
 import Dispatch
+import StorageKit
 import Logging
 import RecordLog
-import Synchronization
 
 /// Runs a database's compactions on a serial dispatch queue of their own, never on the
 /// cooperative pool: a compaction reads and writes whole segments and blocks while it does
@@ -12,7 +12,7 @@ final class ZoneCompactor: Sendable {
     let logger: Logger
     private let queue = DispatchQueue(label: "RecordStore.compaction", qos: .utility)
     /// Partitions with a background compaction queued or running.
-    private let scheduled = Mutex<Set<ObjectIdentifier>>([])
+    private let scheduled = LockedValue<Set<ObjectIdentifier>>([])
 
     init(policy: CompactionPolicy, logger: Logger) {
         self.policy = policy
