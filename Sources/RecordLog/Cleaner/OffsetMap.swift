@@ -20,6 +20,9 @@ struct OffsetMap {
     }
 
     private(set) var latest: [[UInt8]: Latest] = [:]
+    /// The events kept whatever the rules — the commit of ``CompactionOptions/keptHeader``'s
+    /// last carrier — by offset, with their keys.
+    private(set) var pinned: [Int64: [UInt8]?] = [:]
 
     /// Notes `record` as its key's latest event so far; returns the offset of the event it
     /// replaces, if the map held one.
@@ -29,8 +32,14 @@ struct OffsetMap {
         return latest.updateValue(entry, forKey: Array(key))?.offset
     }
 
+    /// Keeps `records` whatever the rules, instead of the events pinned so far.
+    mutating func pin(_ records: [(offset: Int64, key: [UInt8]?)]) {
+        pinned = Dictionary(records, uniquingKeysWith: { first, _ in first })
+    }
+
     /// What becomes of `record` when tombstones stamped before `cutoff` are dropped.
     func verdict(on record: BorrowedLogRecord, tombstoneCutoff cutoff: Int64) -> Verdict {
+        if !pinned.isEmpty, pinned[record.offset] != nil { return .keep }
         guard let key = record.key, let entry = latest[Array(key)] else { return .keep }
         guard entry.offset == record.offset else { return entry.offset > record.offset ? .superseded : .keep }
         if let stamp = entry.tombstoneTimestamp, stamp < cutoff { return .expiredTombstone }
@@ -40,7 +49,7 @@ struct OffsetMap {
     /// The latest events that are tombstones stamped before `cutoff`: those a compaction drops.
     func expiredTombstones(cutoff: Int64) -> [Int64] {
         latest.values.compactMap { entry in
-            guard let stamp = entry.tombstoneTimestamp, stamp < cutoff else { return nil }
+            guard let stamp = entry.tombstoneTimestamp, stamp < cutoff, pinned[entry.offset] == nil else { return nil }
             return entry.offset
         }
     }
