@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 /// `recordlog` takes the write lock like any writer: it waits its turn up to `--lock-timeout`
-/// while an app has the store open, says so, and fails with "locked" only once the time is up.
+/// while an app has the store open, says so, and fails (`LogError.locked`) only once the time is up.
 @Suite struct RecordLogLockTimeoutTests {
     /// Runs `body` with a fresh copy of the notes fixture store, opened for writing by `Database`.
     private func withHeldCopy(_ body: (String, Database) async throws -> Void) async throws {
@@ -38,7 +38,7 @@ import TestSupport
         }
     }
 
-    @Test("a command fails with locked once --lock-timeout has passed, and changes nothing", arguments: ["compact", "repair", "checkpoint"])
+    @Test("a command fails once --lock-timeout has passed, and changes nothing", arguments: ["compact", "repair", "checkpoint"])
     func timesOut(_ command: String) async throws {
         let binary = try #require(ChildProcess.builtExecutable("recordlog"), "build recordlog first (swift build --build-tests)")
         try await withHeldCopy { store, _ in
@@ -48,7 +48,7 @@ import TestSupport
             let outcome = try await ChildProcess.finish(binary, [command, store, "--lock-timeout", "0.5"])
             let waited = clock.now - start
             #expect(outcome.status == 3)
-            #expect(outcome.errorText.contains("locked"), "\(outcome.errorText)")
+            #expect(outcome.errorText.contains("recordlog: the store at \(store) is open for writing by another process"), "\(outcome.errorText)")
             #expect(waited >= .milliseconds(500), "it gave up after \(waited)")
             #expect(try FileManager.default.subpathsOfDirectory(atPath: store).sorted() == before)
         }

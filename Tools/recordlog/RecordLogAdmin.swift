@@ -13,7 +13,7 @@ struct RecordLogAdmin: AsyncParsableCommand {
             STORE is a store directory (the one holding recordlog.meta). Every command opens it as \
             its writer, and waits its turn like any writer: when an app has the store open, it \
             says so and waits up to --lock-timeout seconds (5 by default) for the app to close \
-            it, then fails ("locked") and changes nothing. Stop the app, or let it finish.
+            it, then fails and changes nothing. Stop the app, or let it finish.
 
             compact   keeps each record's latest version and removes the ones it replaced; deletes \
                       older than --retain are dropped, and change tokens older than the newest \
