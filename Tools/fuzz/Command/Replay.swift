@@ -11,6 +11,7 @@ import FuzzTargets
 enum RecordLogFuzz {
     static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
+        defer { FuzzTarget.removeScratchFiles() }
         do {
             switch arguments.first {
             case "seeds" where arguments.count == 2:
@@ -26,6 +27,7 @@ enum RecordLogFuzz {
             }
         } catch {
             FileHandle.standardError.write(Data("recordlog-fuzz: \(error)\n".utf8))
+            FuzzTarget.removeScratchFiles()
             exit(1)
         }
     }
