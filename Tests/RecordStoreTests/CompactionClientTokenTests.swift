@@ -76,6 +76,23 @@ import Testing
         }
     }
 
+    @Test("in memory too: a compaction keeps the latest commit's delete, so its retry succeeds")
+    func inMemory() async throws {
+        try await withTemporaryDatabase(.memory) { database in
+            try await database.createZone(zone)
+            _ = try await database.modifyRecords(saving: [makeRecord("a", zone: zone), makeRecord("b", zone: zone)], deleting: [])
+            _ = try await database.modifyRecords(saving: [], deleting: [id("a")])
+            let first = try await database.modifyRecords(saving: [], deleting: [id("b")], clientChangeTokenData: Data("t".utf8))
+            let report = try #require(try await database.compact(zone: zone, tombstoneRetention: .zero).first)
+            #expect(report.tombstonesDropped == 1, "a's delete goes, b's stays")
+            let before = try database.logSnapshot()
+            let again = try await database.modifyRecords(saving: [], deleting: [id("b")], clientChangeTokenData: Data("t".utf8))
+            #expect(try database.logSnapshot() == before)
+            #expect((try? again.deleteResults[id("b")]?.get()) != nil && (try? first.deleteResults[id("b")]?.get()) != nil)
+            #expect(try await database.fetchZoneChanges(in: zone, since: nil).clientChangeTokenData == Data("t".utf8))
+        }
+    }
+
     /// The database opened again as `reopen` says (closing `database`), or `database` itself.
     private func reopened(_ database: Database, _ path: String, _ reopen: Reopen) async throws -> Database {
         guard reopen != .none else { return database }

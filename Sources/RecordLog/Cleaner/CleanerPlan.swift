@@ -38,21 +38,15 @@ struct CleanerPlan {
             }
             return low
         }
+        map = OffsetMap(keptHeader: keptHeader)
         var buffer: [UInt8] = []
-        // With a kept header: the current batch's records so far, to pin a carrier's commit.
-        var batchRecords: [(offset: Int64, timestamp: Int64, key: [UInt8]?)] = []
         for (index, segment) in segments.enumerated() {
             try segment.forEachBatch(maxBatchBytes: options.maxBatchBytes) { batch in
                 try stillWanted()
-                batchRecords.removeAll(keepingCapacity: true)
+                map.startBatch()
                 try batch.forEachRecordInPlace(maxDecompressedBytes: options.maxDecompressedBytes, buffer: &buffer) { record in
                     records[index] += 1
                     if let replaced = map.note(record) { removed[segmentIndex(replaced)] += 1 }
-                    guard let keptHeader else { return }
-                    batchRecords.append((record.offset, record.timestamp, record.key.map { Array($0) }))
-                    if record.headersByteCount > 0, record.headerValue(keptHeader) != nil {
-                        map.pin(batchRecords.filter { $0.timestamp == record.timestamp }.map { ($0.offset, $0.key) })
-                    }
                 }
             }
         }

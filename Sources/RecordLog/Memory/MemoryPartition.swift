@@ -52,9 +52,10 @@ package final class MemoryPartition: LogPartition {
             report.bytesBefore = Int64(state.batches.reduce(0) { $0 + $1.bytes.count })
             report.segmentsBefore = 1
             report.segmentsAfter = 1
-            var map = OffsetMap()
+            var map = OffsetMap(keptHeader: compaction.keptHeader)
             var buffer: [UInt8] = []
             for stored in state.batches {
+                map.startBatch()
                 try RecordBatch(validated: stored.header, bytes: stored.bytes[...]).forEachRecordInPlace(
                     maxDecompressedBytes: options.maxDecompressedBytes, buffer: &buffer
                 ) { record in
