@@ -65,6 +65,7 @@ let package = Package(
         .target(
             name: "RecordSync",
             dependencies: [
+                "StorageKit",
                 "RecordStore",
                 .product(name: "Logging", package: "swift-log"),
             ]
