@@ -15,6 +15,9 @@ let package = Package(
         .executable(name: "log-replay", targets: ["log-replay"]),
         .executable(name: "recordlog-demo", targets: ["recordlog-demo"]),
         .executable(name: "recordlog", targets: ["recordlog"]),
+        .library(name: "RecordServer", targets: ["RecordServer"]),
+        .library(name: "RecordClient", targets: ["RecordClient"]),
+        .executable(name: "recordlog-server", targets: ["recordlog-server"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
@@ -22,6 +25,19 @@ let package = Package(
         // log-inspect's HTML report: the page is a Mustache template (escaping every text it
         // shows); only the charts' SVG geometry is written by hand.
         .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
+        // recordlog-server: HTTP (Hummingbird, TLS through swift-nio-ssl), graceful shutdown,
+        // token hashes (swift-crypto), metrics with a Prometheus endpoint; HTTPRemoteDatabase's
+        // client (AsyncHTTPClient); the OpenAPI document's test reads YAML (Yams, tests only).
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
     ],
     targets: [
         // liblz4 from the system (Debian: liblz4-dev), wrapped as small as possible.
@@ -70,6 +86,68 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The server's JSON API: request and response bodies and the error body, shared by
+        // recordlog-server and HTTPRemoteDatabase.
+        .target(
+            name: "RecordWire",
+            dependencies: ["RecordStore"]
+        ),
+        // recordlog-server's logic: the Hummingbird application, the database registry and its
+        // tokens, push over Server-Sent Events, metrics, graceful shutdown.
+        .target(
+            name: "RecordServer",
+            dependencies: [
+                "StorageKit",
+                "RecordStore",
+                "RecordWire",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // HTTPRemoteDatabase: a RemoteDatabase over recordlog-server's API.
+        .target(
+            name: "RecordClient",
+            dependencies: [
+                "RecordStore",
+                "RecordWire",
+                "RecordSync",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "recordlog-server",
+            dependencies: [
+                "RecordServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Tools/recordlog-server"
+        ),
+        // A load generator for recordlog-server on loopback (Tools/server/load runs it): for
+        // BENCHMARKS.md, not shipped.
+        .executableTarget(
+            name: "recordlog-server-load",
+            dependencies: [
+                "RecordClient",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Tools/recordlog-server-load"
+        ),
         .target(
             name: "Notes",
             dependencies: [
@@ -89,6 +167,7 @@ let package = Package(
             dependencies: [
                 "Notes",
                 "NotesCLI",
+                "RecordClient",
                 "RecordSync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -233,6 +312,24 @@ let package = Package(
         .testTarget(
             name: "ReliabilityTests",
             dependencies: ["ReliabilityHarness", "StorageKit", "RecordLog", "RecordStore", "TestSupport", "FuzzTargets"]
+        ),
+        .testTarget(
+            name: "RecordServerTests",
+            dependencies: [
+                "RecordServer",
+                "RecordClient",
+                "RecordWire",
+                "RecordSync",
+                "RecordStore",
+                "TestSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Yams", package: "Yams"),
+            ]
         ),
         .testTarget(
             name: "NotesReplayTests",

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Notes
 import NotesCLI
+import RecordClient
 import RecordStore
 import RecordSync
 
@@ -154,28 +155,58 @@ struct Sync: AsyncParsableCommand {
         abstract: "Sync this store with another: send its changes, receive the other's, merge conflicts.",
         discussion: """
             The remote is a store directory that several notes stores sync through (created when \
-            missing), as devices sync through a server. Changes made since the last sync are sent \
-            once, even if a sync is interrupted; an edit made on both sides is merged field by field.
+            missing), as devices sync through a server — or a database on a recordlog-server: its \
+            URL with --database and the database's token (--token, else $RECORDLOG_TOKEN). Changes \
+            made since the last sync are sent once, even if a sync is interrupted; an edit made on \
+            both sides is merged field by field. A token the server refuses exits 1 and changes \
+            nothing here.
 
-            Example (two stores, one hub):
+            Examples (two stores, one hub; then one server):
               notes --store A add "From A"; notes --store A sync --remote HUB
               notes --store B sync --remote HUB; notes --store B list
+              notes sync --remote http://127.0.0.1:8080 --database notes --token TOKEN
             """)
     @OptionGroup var options: StoreOptions
     @ParentCommand var parent: NotesCommand
-    @Option(help: "The store directory to sync with.") var remote: String
+    @Option(help: "The store directory, or the server URL (http://HOST:PORT), to sync with.") var remote: String
+    @Option(help: "With a server URL: the database's name.") var database: String?
+    @Option(help: "With a server URL: the database's token (default: $RECORDLOG_TOKEN).") var token: String?
+
+    func validate() throws {
+        do {
+            _ = try NotesRemote.resolve(remote: remote, database: database, token: token, environment: ProcessInfo.processInfo.environment)
+        } catch {
+            throw ValidationError("\(error)")
+        }
+    }
 
     func run() async throws {
-        try await options.run(parent: parent.options) { app in
-            let hub = try await Database(directory: remote)
-            do {
-                let output = try await app.sync(with: hub)
-                try hub.close()
-                return output
-            } catch {
-                try? hub.close()
-                throw error
+        switch try NotesRemote.resolve(remote: remote, database: database, token: token, environment: ProcessInfo.processInfo.environment) {
+        case .directory(let directory):
+            try await options.run(parent: parent.options) { app in
+                let hub = try await Database(directory: directory)
+                do {
+                    let output = try await app.sync(with: hub)
+                    try hub.close()
+                    return output
+                } catch {
+                    try? hub.close()
+                    throw error
+                }
             }
+        case .server(let url, let database, let token):
+            let server = HTTPRemoteDatabase(url: url, database: database, token: token)
+            // Asked before the local store is opened (or created): a refused token or an
+            // unreachable server changes nothing here.
+            do {
+                _ = try await server.allRecordZones()
+            } catch let error as HTTPRemoteDatabaseError {
+                let what = [.authenticationFailed, .accessDenied].contains(error.kind)
+                    ? "the server refused the token for database \(database.debugDescription)" : "cannot sync with \(url.absoluteString)"
+                FileHandle.standardError.write(Data("notes: \(what): \(error)\n".utf8))
+                throw ExitCode(1)
+            }
+            try await options.run(parent: parent.options) { app in try await app.sync(with: server) }
         }
     }
 }

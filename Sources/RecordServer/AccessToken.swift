@@ -1,0 +1,31 @@
+import Crypto
+import Foundation
+
+/// A database's bearer token: 256 random bits, given to its owner once and kept by the server
+/// only as a SHA-256 digest, compared in constant time.
+package enum AccessToken {
+    /// A new random token: 32 bytes from the system's cryptographic generator (`getrandom`), as
+    /// base64url without padding (43 characters, safe in a header, a URL or a shell).
+    package static func generate() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        return Data(bytes).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    /// The SHA-256 digest of a token, what the token file keeps.
+    package static func digest(of token: String) -> [UInt8] {
+        Array(SHA256.hash(data: Data(token.utf8)))
+    }
+
+    /// Whether two digests are equal, in time that depends only on their lengths: no early exit
+    /// tells an attacker how many leading bytes of a guess were right.
+    package static func constantTimeEquals(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        var difference: UInt8 = 0
+        for index in lhs.indices { difference |= lhs[index] ^ rhs[index] }
+        return difference == 0
+    }
+}

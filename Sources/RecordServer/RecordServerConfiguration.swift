@@ -1,0 +1,56 @@
+import RecordLog
+
+/// How a ``RecordServer`` listens and what it allows.
+public struct RecordServerConfiguration: Sendable {
+    /// A certificate chain and its private key, both PEM files, for HTTPS.
+    public struct TLS: Sendable {
+        public var certificatePath: String
+        public var privateKeyPath: String
+
+        public init(certificatePath: String, privateKeyPath: String) {
+            self.certificatePath = certificatePath
+            self.privateKeyPath = privateKeyPath
+        }
+    }
+
+    /// The root directory: the databases' stores and the token file (``DatabaseRoot``).
+    public var root: String
+    /// The address to listen on; loopback unless told otherwise.
+    public var host: String
+    /// The port; 0 binds a free one (``RecordServer`` reports which).
+    public var port: Int
+    /// HTTPS when set; plain HTTP otherwise.
+    public var tls: TLS?
+    /// The largest request body, in bytes: 16 MiB by default, room for 400 records of CloudKit's
+    /// typical size (a record's encoded limit is 1 MB; larger requests are refused with
+    /// `LIMIT_EXCEEDED`, and a client splits them).
+    public var maximumRequestBodySize: Int
+    /// How many requests one database serves at once before answering `THROTTLED` with a
+    /// `retryAfter`: a bound on memory and on the queue in front of its commit lock.
+    public var maximumConcurrentRequestsPerDatabase: Int
+    /// The `retryAfter` of a `THROTTLED` answer, in seconds.
+    public var throttledRetryAfter: Double
+    /// How often a notification stream with nothing to say sends a comment line, so that a
+    /// client (and any proxy) notices a dead connection: 15 seconds.
+    public var heartbeatInterval: Duration
+    /// The stores' durability: `.fsync` (every acknowledged commit is on disk) unless a test or
+    /// a benchmark says otherwise.
+    public var durability: LogOptions.Durability
+
+    /// A configuration with the defaults above, listening on `host:port`.
+    public init(
+        root: String, host: String = "127.0.0.1", port: Int = 8080, tls: TLS? = nil,
+        maximumRequestBodySize: Int = 16 * 1024 * 1024, maximumConcurrentRequestsPerDatabase: Int = 256,
+        throttledRetryAfter: Double = 1, heartbeatInterval: Duration = .seconds(15), durability: LogOptions.Durability = .fsync
+    ) {
+        self.root = root
+        self.host = host
+        self.port = port
+        self.tls = tls
+        self.maximumRequestBodySize = maximumRequestBodySize
+        self.maximumConcurrentRequestsPerDatabase = maximumConcurrentRequestsPerDatabase
+        self.throttledRetryAfter = throttledRetryAfter
+        self.heartbeatInterval = heartbeatInterval
+        self.durability = durability
+    }
+}

@@ -1,0 +1,116 @@
+import ArgumentParser
+import Foundation
+import RecordClient
+import RecordStore
+
+/// recordlog-server-load: a load generator for recordlog-server on loopback — N clients each
+/// saving a note and fetching the zone's changes from its token, in a loop; then the time a note
+/// saved by one device takes to reach another through push and a fetch.
+@main
+struct ServerLoad: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "recordlog-server-load",
+        abstract: "Load a recordlog-server database: modify and fetch-changes from N clients; push latency.",
+        discussion: """
+            Prints requests per second and p50/p99 latency for each operation, then the save → \\
+            notification → fetched latency between two clients. Tools/server/load builds both in \\
+            release mode, starts a server on loopback and runs this against it.
+            """)
+
+    @Option(help: "The server's URL.") var url: String
+    @Option(help: "The database.") var database = "notes"
+    @Option(help: "The database's token (default: $RECORDLOG_TOKEN).") var token: String?
+    @Option(help: "Concurrent clients.") var clients = 8
+    @Option(help: "Seconds of load.") var seconds = 10.0
+    @Option(help: "Push round trips to time.") var pushSamples = 100
+
+    func run() async throws {
+        guard let base = URL(string: url) else { throw ValidationError("--url is not a URL") }
+        guard let token = token ?? ProcessInfo.processInfo.environment["RECORDLOG_TOKEN"] else { throw ValidationError("no token") }
+        let zone = ZoneID(zoneName: "Load")
+        let setup = HTTPRemoteDatabase(url: base, database: database, token: token)
+        try await setup.save(RecordZone(zoneID: zone))
+
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        let start = ContinuousClock.now
+        let results = try await withThrowingTaskGroup(of: (modify: [Duration], fetch: [Duration]).self) { group in
+            for client in 0..<clients {
+                group.addTask {
+                    let remote = HTTPRemoteDatabase(url: base, database: database, token: token)
+                    var modify: [Duration] = []
+                    var fetch: [Duration] = []
+                    var changeToken: ServerChangeToken?
+                    var index = 0
+                    while ContinuousClock.now < deadline {
+                        var note = Record(recordType: "Note", recordID: RecordID(recordName: "c\(client)-\(index)", zoneID: zone))
+                        note["text"] = .string("Note \(index) of client \(client): " + String(repeating: "lorem ipsum ", count: 20))
+                        index += 1
+                        let saveStart = ContinuousClock.now
+                        _ = try await remote.modifyRecords(
+                            saving: [note], deleting: [], savePolicy: .ifServerRecordUnchanged, atomically: true, clientChangeTokenData: nil)
+                        modify.append(ContinuousClock.now - saveStart)
+                        let fetchStart = ContinuousClock.now
+                        let page = try await remote.fetchZoneChanges(
+                            inZonesWith: [zone], configurations: [zone: ZoneChangesConfiguration(previousServerChangeToken: changeToken, resultsLimit: 100)])
+                        changeToken = try page[zone]?.get().changeToken
+                        fetch.append(ContinuousClock.now - fetchStart)
+                    }
+                    return (modify, fetch)
+                }
+            }
+            return try await group.reduce(into: (modify: [Duration](), fetch: [Duration]())) {
+                $0.modify += $1.modify
+                $0.fetch += $1.fetch
+            }
+        }
+        let elapsed = ContinuousClock.now - start
+        let total = Double(results.modify.count + results.fetch.count)
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        print("clients \(clients), \(String(format: "%.1f", seconds)) s: \(String(format: "%.0f", total / seconds)) requests/s")
+        print(Self.line("modify (1 note)", results.modify, seconds))
+        print(Self.line("fetch changes", results.fetch, seconds))
+
+        // Push: device B listens; device A saves; B gets the notification and fetches the note.
+        let sender = HTTPRemoteDatabase(url: base, database: database, token: token)
+        let receiver = HTTPRemoteDatabase(url: base, database: database, token: token)
+        try await sender.save(Subscription(id: "load-push", kind: .zone(zone)))
+        var receiverToken = try await receiver.fetchZoneChanges(inZonesWith: [zone], configurations: [:])[zone]?.get().changeToken
+        while true {
+            let page = try await receiver.fetchZoneChanges(inZonesWith: [zone], configurations: [zone: .init(previousServerChangeToken: receiverToken)])
+            let changes = try page[zone]?.get()
+            receiverToken = changes?.changeToken
+            if changes?.moreComing != true { break }
+        }
+        let stream = try await receiver.notifications(for: "load-push")
+        var notifications = stream.makeAsyncIterator()
+        var push: [Duration] = []
+        for sample in 0..<pushSamples {
+            let name = "push-\(sample)"
+            var note = Record(recordType: "Note", recordID: RecordID(recordName: name, zoneID: zone))
+            note["text"] = .string("pushed \(sample)")
+            let sent = ContinuousClock.now
+            _ = try await sender.modifyRecords(saving: [note], deleting: [], savePolicy: .ifServerRecordUnchanged, atomically: true, clientChangeTokenData: nil)
+            var arrived = false
+            while !arrived {
+                guard await notifications.next() != nil else { throw ValidationError("the notification stream ended") }
+                let page = try await receiver.fetchZoneChanges(inZonesWith: [zone], configurations: [zone: .init(previousServerChangeToken: receiverToken)])
+                let changes = try page[zone]?.get()
+                receiverToken = changes?.changeToken
+                arrived = changes?.changedRecords.contains { $0.recordID.recordName == name } == true
+            }
+            push.append(ContinuousClock.now - sent)
+        }
+        print(Self.line("save → push → fetched on a 2nd device", push, nil))
+    }
+
+    static func line(_ name: String, _ samples: [Duration], _ seconds: Double?) -> String {
+        let sorted = samples.sorted()
+        func percentile(_ p: Double) -> String {
+            guard !sorted.isEmpty else { return "-" }
+            let value = sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]
+            return String(format: "%.2f ms", Double(value.components.attoseconds) / 1e15 + Double(value.components.seconds) * 1000)
+        }
+        let rate = seconds.map { String(format: ", %.0f/s", Double(samples.count) / $0) } ?? ""
+        return "  \(name): \(samples.count)\(rate), p50 \(percentile(0.5)), p99 \(percentile(0.99))"
+    }
+}
