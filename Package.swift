@@ -81,6 +81,7 @@ let package = Package(
         .target(
             name: "RecordSync",
             dependencies: [
+                "StorageKit",
                 "RecordStore",
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -239,6 +240,22 @@ let package = Package(
             ],
             path: "Tools/reliability/Command"
         ),
+        // Fuzzing (Tools/fuzz/run): the targets, one per decoder of untrusted bytes, and one
+        // executable. Built with `-sanitize=fuzzer -DFUZZING` libFuzzer drives it; built normally
+        // it writes the seed corpora and replays saved inputs.
+        .target(
+            name: "FuzzTargets",
+            dependencies: [
+                "StorageKit", "RecordLog", "RecordStore",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tools/fuzz/Targets"
+        ),
+        .executableTarget(
+            name: "recordlog-fuzz",
+            dependencies: ["FuzzTargets"],
+            path: "Tools/fuzz/Command"
+        ),
         // Test support, never shipped: compacts a store and kills itself at a named step, for
         // the compaction crash tests (CompactionCrashTests).
         .executableTarget(
@@ -294,7 +311,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ReliabilityTests",
-            dependencies: ["ReliabilityHarness", "StorageKit", "RecordLog", "RecordStore", "TestSupport"]
+            dependencies: ["ReliabilityHarness", "StorageKit", "RecordLog", "RecordStore", "TestSupport", "FuzzTargets"]
         ),
         .testTarget(
             name: "RecordServerTests",

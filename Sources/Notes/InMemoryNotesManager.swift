@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import StorageKit
 
 /// A `NotesManager` that keeps its folders and notes in memory: for previews, tests and as the
 /// reference the record-backed manager is checked against (one contract suite runs against both).
@@ -28,7 +28,7 @@ public final class InMemoryNotesManager: NotesManager {
         var notes: [String: Note] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
     private let updates = UpdateBroadcaster()
     private let clock: @Sendable () -> Date
 

@@ -1,9 +1,9 @@
-import Synchronization
+import StorageKit
 
 /// Fans note updates out to every open stream.
 final class UpdateBroadcaster: Sendable {
-    private let continuations = Mutex<[Int: AsyncStream<NoteUpdate>.Continuation]>([:])
-    private let nextID = Mutex(0)
+    private let continuations = LockedValue<[Int: AsyncStream<NoteUpdate>.Continuation]>([:])
+    private let nextID = LockedValue(0)
 
     func stream() -> AsyncStream<NoteUpdate> {
         let (stream, continuation) = AsyncStream<NoteUpdate>.makeStream(bufferingPolicy: .unbounded)

@@ -22,11 +22,16 @@ enum NameProblem: Equatable {
         return bytes.first == UInt8(ascii: "_") ? .leadingUnderscore : nil
     }
 
-    /// The problem of a record name as the log may hold it: CloudKit's rule, except that names
-    /// starting with `_` are accepted — the store's own system records (FORMAT.md §10.3).
+    /// The problem of a record name as the log may hold it: CloudKit's rule, except that the
+    /// store's own system records, named `_sync.…` (FORMAT.md §10.3), are accepted.
     static func ofStoredRecordName<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> NameProblem? {
-        ofASCIIName(bytes)
+        if let problem = ofASCIIName(bytes) { return problem }
+        guard bytes.first == UInt8(ascii: "_") else { return nil }
+        return bytes.starts(with: systemPrefix) ? nil : .leadingUnderscore
     }
+
+    /// The prefix of every system record's name.
+    private static let systemPrefix = Array("_sync.".utf8)
 
     /// The problem of a zone name (CloudKit: ASCII, 1...255 characters, no leading `_` except
     /// the default zone's `_defaultZone`), or nil.

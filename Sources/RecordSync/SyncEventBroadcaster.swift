@@ -1,4 +1,4 @@
-import Synchronization
+import StorageKit
 
 /// Hands each event to every stream open at the time, in order. A stream that is not read keeps
 /// only its newest 10,000 events: a forgotten stream costs bounded memory.
@@ -9,7 +9,7 @@ final class SyncEventBroadcaster: Sendable {
         var finished = false
     }
 
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
 
     func stream() -> AsyncStream<SyncEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: SyncEvent.self, bufferingPolicy: .bufferingNewest(10_000))

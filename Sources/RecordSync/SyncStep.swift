@@ -1,4 +1,4 @@
-import Synchronization
+import StorageKit
 
 /// Named points of a sync round, where the crash tests kill a real process (SIGKILL) to check
 /// that what the next run does is right.
@@ -11,7 +11,7 @@ package enum SyncStep: String, Sendable, CaseIterable {
 
 /// The test seam at ``SyncStep``s: nil (nothing happens) except in the crash tests' child.
 package enum SyncHook {
-    package static let stepReached = Mutex<(@Sendable (SyncStep) -> Void)?>(nil)
+    package static let stepReached = LockedValue<(@Sendable (SyncStep) -> Void)?>(nil)
 
     static func reached(_ step: SyncStep) {
         if let hook = stepReached.withLock({ $0 }) { hook(step) }

@@ -179,6 +179,10 @@ struct SyncEngineTests {
         try await a.delete(RecordID(recordName: "n2", zoneID: SyncWorld.zone))
         try await a.put(note("n3", "new"))
         try await world.engines[0].sendChanges()
+        // A later send: compaction keeps the commit of the zone's latest client change token
+        // (FORMAT.md §13), and the delete must not be in it.
+        try await a.put(note("n5", "later"))
+        try await world.engines[0].sendChanges()
         _ = try await world.remote.compact(zone: SyncWorld.zone, tombstoneRetention: .zero)
         try await b.put(note("n4", "offline edit"))  // a pending change the reconciliation keeps
 
@@ -191,7 +195,7 @@ struct SyncEngineTests {
         #expect(events.contains(.tokenExpired(SyncWorld.zone)))
         #expect(events.contains(.reconciled(SyncWorld.zone, removed: [RecordID(recordName: "n2", zoneID: SyncWorld.zone)])))
         let remote = try await appRecords(world.remote)
-        #expect(Set(remote[SyncWorld.zone]?.keys ?? [:].keys) == ["n1", "n3", "n4"])
+        #expect(Set(remote[SyncWorld.zone]?.keys ?? [:].keys) == ["n1", "n3", "n4", "n5"])
         #expect(try await appRecords(b) == remote)
     }
 

@@ -11,8 +11,9 @@ struct RecordLogAdmin: AsyncParsableCommand {
         abstract: "Administer a RecordLog store: compact, repair, checkpoint.",
         discussion: """
             STORE is a store directory (the one holding recordlog.meta). Every command opens it as \
-            its writer: while an app has the store open, it fails ("locked") and changes nothing. \
-            Stop the app, run the command, start the app again.
+            its writer, and waits its turn like any writer: when an app has the store open, it \
+            says so and waits up to --lock-timeout seconds (5 by default) for the app to close \
+            it, then fails and changes nothing. Stop the app, or let it finish.
 
             compact   keeps each record's latest version and removes the ones it replaced; deletes \
                       older than --retain are dropped, and change tokens older than the newest \
@@ -27,8 +28,8 @@ struct RecordLogAdmin: AsyncParsableCommand {
               log-inspect verify STORE || recordlog repair STORE
               recordlog checkpoint STORE
 
-            Exit status: 0 success; 3 the command failed (locked, no such store, damage compact \
-            cannot read past: run repair); 64 bad arguments.
+            Exit status: 0 success; 3 the command failed (still locked after --lock-timeout, no \
+            such store, damage compact cannot read past: run repair); 64 bad arguments.
             """,
         subcommands: [CompactCommand.self, RepairCommand.self, CheckpointCommand.self])
 }
@@ -37,6 +38,21 @@ struct RecordLogAdmin: AsyncParsableCommand {
 struct StoreOptions: ParsableArguments {
     @Argument(help: "The store directory.") var store: String
     @Flag(help: "Print one JSON object instead of lines for people.") var json = false
+    @Option(help: "Wait this many seconds for another writer to close the store (default: 5, as an app's Database).")
+    var lockTimeout: Double = 5
+
+    func validate() throws {
+        if !(lockTimeout >= 0 && lockTimeout <= 86_400) { throw ValidationError("--lock-timeout must be 0 to 86400 seconds") }
+    }
+
+    /// `--lock-timeout`; says on stderr that the command waits, when another writer has the store open.
+    var lockWait: Duration {
+        if StoreAdministration.writerIsLive(store: store) == true {
+            FileHandle.standardError.write(
+                Data("recordlog: \(store) is open for writing elsewhere; waiting up to \(lockTimeout) s for it to close\n".utf8))
+        }
+        return .milliseconds(Int64(lockTimeout * 1000))
+    }
 
     /// Warnings and errors only, on stderr: the report is the output.
     var logger: Logger {
@@ -87,7 +103,8 @@ struct CompactCommand: AsyncParsableCommand {
         try await reportingErrors {
             options.print(
                 try await StoreAdministration.compact(
-                    store: options.store, zone: zone, tombstoneRetention: retain.map { .seconds($0) }, logger: options.logger))
+                    store: options.store, zone: zone, tombstoneRetention: retain.map { .seconds($0) },
+                    lockTimeout: options.lockWait, logger: options.logger))
         }
     }
 }
@@ -101,14 +118,20 @@ struct RepairCommand: AsyncParsableCommand {
             offsets lost and the files under STORE/lost+found/ holding every removed byte. A store \
             without damage is left as it is.
 
+            A compaction interrupted by a crash is first finished exactly as the next open would \
+            finish it (a damaged swap file goes to lost+found/).
+
             JSON: {"repairs":[{"zone","file","position","firstLostOffset","reason", \
-            "lostOffsets":{"from","to"},"lostBatches","bytesRemoved","lostAndFound":[…]}],"restoredFiles":[…]}
+            "lostOffsets":{"from","to"},"lostBatches","bytesRemoved","lostAndFound":[…]}],"restoredFiles":[…], \
+            "finishedSwaps":[…],"quarantinedSwaps":[…]}
             """)
 
     @OptionGroup var options: StoreOptions
 
     func run() async throws {
-        try await reportingErrors { options.print(try StoreAdministration.repair(store: options.store, logger: options.logger)) }
+        try await reportingErrors {
+            options.print(try await StoreAdministration.repair(store: options.store, lockTimeout: options.lockWait, logger: options.logger))
+        }
     }
 }
 
@@ -123,6 +146,9 @@ struct CheckpointCommand: AsyncParsableCommand {
     @OptionGroup var options: StoreOptions
 
     func run() async throws {
-        try await reportingErrors { options.print(try await StoreAdministration.checkpoint(store: options.store, logger: options.logger)) }
+        try await reportingErrors {
+            options.print(
+                try await StoreAdministration.checkpoint(store: options.store, lockTimeout: options.lockWait, logger: options.logger))
+        }
     }
 }

@@ -4,9 +4,10 @@ import RecordLog
 import RecordStore
 
 /// What the `recordlog` administration tool does to a store, callable in-process: compact,
-/// repair, checkpoint. Each opens the store as its writer (taking the write lock, so a running
-/// app makes it fail with `LogError.locked` rather than share the store) and returns what it did
-/// as JSON and as text.
+/// repair, checkpoint. Each opens the store as its writer, waiting its turn for the write lock
+/// like any writer (up to `lockTimeout`, the database's 5 s by default; an app that keeps the
+/// store open longer makes it fail with `LogError.locked` rather than share the store), and
+/// returns what it did as JSON and as text.
 ///
 /// ```swift
 /// let result = try await StoreAdministration.compact(store: path, zone: "Notes")
@@ -26,10 +27,11 @@ package enum StoreAdministration {
     ///
     /// - Throws: `LogError` (locked, corrupt: run `repair`), `RecordStoreError.zoneNotFound`.
     package static func compact(
-        store: String, zone: String?, tombstoneRetention: Duration? = nil, logger: Logger = Logger(label: "recordlog")
+        store: String, zone: String?, tombstoneRetention: Duration? = nil, lockTimeout: Duration = Database.defaultLockTimeout,
+        logger: Logger = Logger(label: "recordlog")
     ) async throws -> Result {
         try requireStore(store)
-        let database = try await Database(directory: store, compaction: .manual, logger: logger)
+        let database = try await Database(directory: store, lockTimeout: lockTimeout, compaction: .manual, logger: logger)
         do {
             let reports = try await database.compact(zone: zone.map { ZoneID(zoneName: $0) }, tombstoneRetention: tombstoneRetention)
             try database.close()
@@ -47,10 +49,14 @@ package enum StoreAdministration {
         }
     }
 
-    /// Repairs the store at `store` as `Log.repair(directory:)` does: each zone cut at its first
-    /// corrupt batch, every removed byte moved to `lost+found/`.
-    package static func repair(store: String, logger: Logger = Logger(label: "recordlog")) throws -> Result {
-        let report = try Log.repair(directory: store, logger: logger)
+    /// Repairs the store at `store` as `Log.repair(directory:)` does: a compaction's half-done
+    /// swap finished, each zone cut at its first corrupt batch, every removed byte moved to
+    /// `lost+found/`.
+    package static func repair(
+        store: String, lockTimeout: Duration = Database.defaultLockTimeout, logger: Logger = Logger(label: "recordlog")
+    ) async throws -> Result {
+        try requireStore(store)
+        let report = try await Log.repair(directory: store, lockTimeout: lockTimeout, logger: logger)
         let repairs = report.repairs.map { repair -> JSONValue in
             .object([
                 ("zone", .string(repair.partition)), ("file", .string(repair.file)), ("position", .int(repair.position)),
@@ -66,18 +72,24 @@ package enum StoreAdministration {
                 + "\(repair.bytesRemoved) bytes moved to " + repair.quarantine.joined(separator: ", ")
         }
         lines += report.restoredFiles.map { "restored \($0)" }
+        lines += report.finishedSwaps.map { "finished an interrupted compaction's swap: \($0)" }
+        lines += report.quarantinedSwaps.map { "moved a damaged compaction swap file to \($0)" }
         if lines.isEmpty { lines = ["the store is sound: nothing to repair"] }
         let json = JSONValue.object([
             ("repairs", .array(repairs)), ("restoredFiles", .array(report.restoredFiles.map(JSONValue.string))),
+            ("finishedSwaps", .array(report.finishedSwaps.map(JSONValue.string))),
+            ("quarantinedSwaps", .array(report.quarantinedSwaps.map(JSONValue.string))),
         ])
         return Result(json: json, lines: lines)
     }
 
     /// Writes a checkpoint of the store at `store` now (`Database.checkpoint()`): the key index,
     /// so that the next open replays only what follows.
-    package static func checkpoint(store: String, logger: Logger = Logger(label: "recordlog")) async throws -> Result {
+    package static func checkpoint(
+        store: String, lockTimeout: Duration = Database.defaultLockTimeout, logger: Logger = Logger(label: "recordlog")
+    ) async throws -> Result {
         try requireStore(store)
-        let database = try await Database(directory: store, compaction: .manual, logger: logger)
+        let database = try await Database(directory: store, lockTimeout: lockTimeout, compaction: .manual, logger: logger)
         do {
             try database.checkpoint()
             let report = database.openReport
@@ -94,6 +106,12 @@ package enum StoreAdministration {
             try? database.close()
             throw error
         }
+    }
+
+    /// Whether another process or database has the store at `store` open for writing now: the
+    /// tool then says that it waits (nil where that cannot be told).
+    package static func writerIsLive(store: String) -> Bool? {
+        StoreCheck.writerIsLive(store: store)
     }
 
     /// Refuses a directory that is not a store: opening one as a writer would create a store in it.

@@ -20,7 +20,12 @@ struct CleanerPlan {
     /// Plans the compaction of `segments` (consecutive, sealed).
     ///
     /// - Parameter stillWanted: called between batches; throws to stop (the log is closing).
-    init(segments: [LogSegment], tombstoneCutoff: Int64, options: LogOptions, stillWanted: () throws -> Void) throws {
+    /// - Parameter keptHeader: the last record carrying it, and the records of its batch stamped
+    ///   with its timestamp (its commit, FORMAT.md §10.1), are kept whatever the rules say.
+    init(
+        segments: [LogSegment], tombstoneCutoff: Int64, keptHeader: String? = nil, options: LogOptions,
+        stillWanted: () throws -> Void
+    ) throws {
         let bases = segments.map(\.baseOffset)
         var records = [Int](repeating: 0, count: segments.count)
         var removed = [Int](repeating: 0, count: segments.count)
@@ -33,15 +38,21 @@ struct CleanerPlan {
             }
             return low
         }
+        map = OffsetMap(keptHeader: keptHeader)
         var buffer: [UInt8] = []
         for (index, segment) in segments.enumerated() {
             try segment.forEachBatch(maxBatchBytes: options.maxBatchBytes) { batch in
                 try stillWanted()
+                map.startBatch()
                 try batch.forEachRecordInPlace(maxDecompressedBytes: options.maxDecompressedBytes, buffer: &buffer) { record in
                     records[index] += 1
                     if let replaced = map.note(record) { removed[segmentIndex(replaced)] += 1 }
                 }
             }
+        }
+        // Pinned events were counted as removed when a later event of their key came: they stay.
+        for (offset, key) in map.pinned {
+            if let key, let latest = map.latest[key], latest.offset != offset { removed[segmentIndex(offset)] -= 1 }
         }
         for offset in map.expiredTombstones(cutoff: tombstoneCutoff) {
             removed[segmentIndex(offset)] += 1

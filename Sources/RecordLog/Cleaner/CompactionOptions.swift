@@ -19,6 +19,11 @@ public struct CompactionOptions: Sendable, Equatable {
     /// Whether the active segment is sealed first (rolled), so that everything appended before
     /// the call is compacted. A background compaction leaves the active segment alone.
     public var rollingActiveSegment: Bool
+    /// A header whose last carrier in the compacted segments is kept whatever the other rules
+    /// say — even when a later event of its key replaces it, or it is a tombstone past its
+    /// retention (FORMAT.md §13, rule 6). RecordStore names its `clientChangeToken` header: a
+    /// zone's latest client change token must outlive the commit that brought it. Nil: none.
+    package var keptHeader: String?
 
     public init(
         tombstoneRetentionMilliseconds: Int64 = CompactionOptions.defaultTombstoneRetentionMilliseconds,

@@ -1,4 +1,4 @@
-import Synchronization
+import StorageKit
 
 /// The named steps of a compaction, in order: the points at which a crash test stops a child
 /// process (``CompactionHook``), and the states recovery must finish or roll back (FORMAT.md §13).
@@ -23,7 +23,7 @@ package enum CompactionStep: String, CaseIterable, Sendable {
 /// A test's hook into a compaction: called at each step, on the compacting thread. Set only by
 /// test support (the crash-test child process), never by the library.
 package enum CompactionHook {
-    package static let stepReached = Mutex<(@Sendable (CompactionStep) -> Void)?>(nil)
+    package static let stepReached = LockedValue<(@Sendable (CompactionStep) -> Void)?>(nil)
 
     static func reached(_ step: CompactionStep) {
         if let hook = stepReached.withLock({ $0 }) { hook(step) }

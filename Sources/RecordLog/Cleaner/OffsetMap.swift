@@ -20,10 +20,34 @@ struct OffsetMap {
     }
 
     private(set) var latest: [[UInt8]: Latest] = [:]
+    /// ``CompactionOptions/keptHeader``: its last carrier's commit is kept whatever the rules.
+    let keptHeader: String?
+    /// The events kept whatever the rules — the records of the kept header's last carrier's
+    /// batch stamped with its timestamp (its commit) — by offset, with their keys.
+    private(set) var pinned: [Int64: [UInt8]?] = [:]
+    /// With a kept header: the records of the batch being noted, so far.
+    private var batchRecords: [(offset: Int64, timestamp: Int64, key: [UInt8]?)] = []
+
+    init(keptHeader: String? = nil) {
+        self.keptHeader = keptHeader
+    }
+
+    /// Call before noting the records of each batch.
+    mutating func startBatch() {
+        batchRecords.removeAll(keepingCapacity: true)
+    }
 
     /// Notes `record` as its key's latest event so far; returns the offset of the event it
-    /// replaces, if the map held one.
+    /// replaces, if the map held one. A carrier of the kept header pins its commit instead of
+    /// the one pinned so far.
     mutating func note(_ record: BorrowedLogRecord) -> Int64? {
+        if let keptHeader {
+            batchRecords.append((record.offset, record.timestamp, record.key.map { Array($0) }))
+            if record.headersByteCount > 0, record.headerValue(keptHeader) != nil {
+                let commit = batchRecords.filter { $0.timestamp == record.timestamp }.map { ($0.offset, $0.key) }
+                pinned = Dictionary(commit, uniquingKeysWith: { first, _ in first })
+            }
+        }
         guard let key = record.key else { return nil }
         let entry = Latest(offset: record.offset, tombstoneTimestamp: record.isTombstone ? record.timestamp : nil)
         return latest.updateValue(entry, forKey: Array(key))?.offset
@@ -31,6 +55,7 @@ struct OffsetMap {
 
     /// What becomes of `record` when tombstones stamped before `cutoff` are dropped.
     func verdict(on record: BorrowedLogRecord, tombstoneCutoff cutoff: Int64) -> Verdict {
+        if !pinned.isEmpty, pinned[record.offset] != nil { return .keep }
         guard let key = record.key, let entry = latest[Array(key)] else { return .keep }
         guard entry.offset == record.offset else { return entry.offset > record.offset ? .superseded : .keep }
         if let stamp = entry.tombstoneTimestamp, stamp < cutoff { return .expiredTombstone }
@@ -40,7 +65,7 @@ struct OffsetMap {
     /// The latest events that are tombstones stamped before `cutoff`: those a compaction drops.
     func expiredTombstones(cutoff: Int64) -> [Int64] {
         latest.values.compactMap { entry in
-            guard let stamp = entry.tombstoneTimestamp, stamp < cutoff else { return nil }
+            guard let stamp = entry.tombstoneTimestamp, stamp < cutoff, pinned[entry.offset] == nil else { return nil }
             return entry.offset
         }
     }

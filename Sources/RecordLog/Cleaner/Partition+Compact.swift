@@ -74,7 +74,8 @@ extension Partition {
         report.segmentsBefore = segmentCount
         report.bytesBefore = sealed.reduce(0) { $0 + $1.size }
         let cutoff = compaction.tombstoneCutoff
-        let plan = try CleanerPlan(segments: sealed, tombstoneCutoff: cutoff, options: options, stillWanted: checkNotClosing)
+        let plan = try CleanerPlan(
+            segments: sealed, tombstoneCutoff: cutoff, keptHeader: compaction.keptHeader, options: options, stillWanted: checkNotClosing)
         report.recordsRead = plan.recordsRead
         report.recordsRemoved = plan.recordsRemoved
         report.tombstonesDropped = plan.tombstonesDropped

@@ -1,4 +1,4 @@
-import Synchronization
+import StorageKit
 
 extension BatchCache {
     /// A kept batch: its header, its records section decompressed, and where each record lies in
@@ -18,7 +18,7 @@ extension BatchCache {
 
         /// Whether every record passed a ``CachedRecordCheck``, by the check's type: known once a
         /// read ran the check over the whole batch.
-        private let verdicts = Mutex<[ObjectIdentifier: Bool]>([:])
+        private let verdicts = LockedValue<[ObjectIdentifier: Bool]>([:])
 
         /// Where one record's parts lie in the records section; a count of -1 is a null key or value.
         private struct Position {

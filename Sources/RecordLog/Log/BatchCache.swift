@@ -1,4 +1,5 @@
 import Synchronization
+import StorageKit
 
 /// Decompressed record batches kept for reads that come again, shared by all of a log's
 /// partitions: RocksDB's block cache, for the log's LZ4 batches.
@@ -40,7 +41,7 @@ final class BatchCache: Sendable {
 
     /// The most bytes kept.
     let capacity: Int
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
     private static let partitionNumbers = Atomic<UInt64>(0)
 
     init(capacity: Int) {

@@ -4,7 +4,6 @@ import Glibc
 import Darwin
 #endif
 import StorageKit
-import Synchronization
 
 /// How far a partition is known to be on disk: every batch that ends at or before `position` in
 /// the segment based at `segmentBase` — every offset below `nextOffset` — was fsynced before
@@ -124,7 +123,7 @@ final class DurableEndFile: @unchecked Sendable {
     /// system call and no file-time update per commit (BENCHMARKS.md measures what a `pwrite`
     /// per commit cost).
     private let mapping: UnsafeMutableRawPointer
-    private let state: Mutex<State>
+    private let state: LockedValue<State>
 
     /// Opens the partition's mark file, creating it (empty) when missing.
     init(partitionDirectory: String) throws {
@@ -139,7 +138,7 @@ final class DurableEndFile: @unchecked Sendable {
         }
         if !existed { try FileSystem.syncDirectory(partitionDirectory) }
         let newest = DurableEnd.newest(in: try file.read(at: 0, count: DurableEnd.fileSize))
-        state = Mutex(State(sequence: newest?.sequence ?? 0, published: newest?.mark))
+        state = LockedValue(State(sequence: newest?.sequence ?? 0, published: newest?.mark))
         let mapped = mmap(nil, DurableEnd.fileSize, PROT_READ | PROT_WRITE, MAP_SHARED, file.descriptor, 0)
         guard let mapped, mapped != MAP_FAILED else {
             throw LogError.io(operation: "mmap", path: path, errno: errno)

@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 import StorageKit
 
 /// Group commit: appenders that wrote before a sync starts are all made durable by it.
@@ -36,7 +35,7 @@ final class GroupCommitter: Sendable {
         func publish() { mark?.publish(end) }
     }
 
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
     private let queue = DispatchQueue(label: "RecordLog.GroupCommitter")
 
     /// How many group syncs have run: what group commit saves is appends minus this.

@@ -1,5 +1,4 @@
 import Logging
-import Synchronization
 import StorageKit
 
 /// A store: a directory of named partitions, each a Kafka-format segmented log.
@@ -28,9 +27,9 @@ public final class Log: Sendable {
     let committer = GroupCommitter()
     /// Decompressed batches that reads ask to keep, for all the partitions.
     let batchCache: BatchCache
-    private let partitions: Mutex<[String: Partition]>
-    private let checkpointLock = Mutex(())
-    private let closed = Mutex(false)
+    private let partitions: LockedValue<[String: Partition]>
+    private let checkpointLock = LockedValue(())
+    private let closed = LockedValue(false)
 
     /// Opens (or, unless read-only, creates) the store at `directory`.
     ///
@@ -104,7 +103,7 @@ public final class Log: Sendable {
                     storeLock: lock, durableEnd: options.readOnly ? nil : try DurableEndFile(partitionDirectory: path),
                     logger: logger)
             }
-            partitions = Mutex(loaded)
+            partitions = LockedValue(loaded)
             recoveryReport = report
             for partition in loaded.values {
                 installRollHandler(partition)

@@ -39,6 +39,12 @@ public struct RepairReport: Sendable, Equatable {
     /// The store's own small files rewritten because they were damaged (`recordlog.meta`, a
     /// zone's `zone.name` restored from its directory's name).
     public var restoredFiles: [String] = []
+    /// Swaps of a compaction that a crash interrupted, finished as a writer's open finishes them
+    /// (FORMAT.md §13.1): each `.log.swap` file, now the segment it replaced.
+    public var finishedSwaps: [String] = []
+    /// Swap files that did not hold whole batches, moved to `<store>/lost+found` (their paths
+    /// there); the segments they were to replace are repaired as they stand.
+    public var quarantinedSwaps: [String] = []
 }
 
 extension Log {
@@ -46,12 +52,35 @@ extension Log {
     /// removed byte is moved to `<store>/lost+found`. The report names exactly what was lost.
     ///
     /// Run it when opening throws `LogError.corruptBatch`; then open the store as usual. Offsets
-    /// at and after `firstLostOffset` will be given to new events again.
+    /// at and after `firstLostOffset` will be given to new events again. First it settles what
+    /// a compaction left half done, exactly as a writer's open does (FORMAT.md §13.1), so that a
+    /// swap under way is finished rather than taken for missing segments.
+    ///
+    /// - Throws: `LogError.locked` when another writer has the store open.
     public static func repair(
         directory: String, options: LogOptions = LogOptions(), logger: Logger = Logger(label: "RecordLog")
     ) throws -> RepairReport {
+        let lock = try LogError.translating { try StoreLock(directory: directory) }
+        return try repair(directory: directory, options: options, logger: logger, holding: lock)
+    }
+
+    /// Salvages a damaged store as ``repair(directory:options:logger:)`` does, waiting up to
+    /// `lockTimeout` for another writer — in this process or another — to close it first.
+    ///
+    /// ```swift
+    /// let report = try await Log.repair(directory: path, lockTimeout: .seconds(5))
+    /// ```
+    ///
+    /// - Throws: `LogError.locked` when the store is still open for writing after `lockTimeout`.
+    public static func repair(
+        directory: String, options: LogOptions = LogOptions(), lockTimeout: Duration, logger: Logger = Logger(label: "RecordLog")
+    ) async throws -> RepairReport {
+        let lock = try await LogError.translating { try await StoreLock.acquire(directory: directory, timeout: lockTimeout) }
+        return try repair(directory: directory, options: options, logger: logger, holding: lock)
+    }
+
+    private static func repair(directory: String, options: LogOptions, logger: Logger, holding lock: StoreLock) throws -> RepairReport {
         return try LogError.translating {
-            let lock = try StoreLock(directory: directory)
             defer { withExtendedLifetime(lock) {} }
             var report = RepairReport()
             let marker = FileSystem.join(directory, StoreLayout.markerFile)
@@ -71,6 +100,7 @@ extension Log {
                     report.restoredFiles.append(restored)
                     logger.warning("restored a zone's name file from its directory's name", metadata: ["file": "\(restored)"])
                 }
+                try settleCompaction(partitionDirectory: path, name: name, store: directory, options: options, logger: logger, report: &report)
                 let durable = max(checkpoint?[name] ?? 0, DurableEnd.read(partitionDirectory: path)?.nextOffset ?? 0)
                 let repairer = PartitionRepairer(
                     store: directory, directory: path, directoryName: name, durable: durable, options: options)
@@ -81,13 +111,46 @@ extension Log {
                         metadata: ["partition": "\(repair.partition)", "firstLostOffset": "\(repair.firstLostOffset)", "bytes": "\(repair.bytesRemoved)"])
                 }
             }
-            if !report.repairs.isEmpty || !report.restoredFiles.isEmpty {
+            if !report.repairs.isEmpty || !report.restoredFiles.isEmpty || !report.quarantinedSwaps.isEmpty {
                 // Validate everything on the next open.
                 try FileSystem.remove(FileSystem.join(directory, RecoveryCheckpoint.fileName))
                 try FileSystem.syncDirectory(directory)
             }
             return report
         }
+    }
+}
+
+extension Log {
+    /// Settles a compaction a crash interrupted in the partition at `path` as a writer's open
+    /// does (`PartitionLoader.settleCompaction`). A swap file that is not whole — damage: it was
+    /// synced before it got its name — is moved to `lost+found` and the segments are then
+    /// repaired as they stand. A damaged cleaner checkpoint leaves the segments below the log
+    /// start alone (the open reports the file).
+    private static func settleCompaction(
+        partitionDirectory path: String, name: String, store: String, options: LogOptions, logger: Logger,
+        report: inout RepairReport
+    ) throws {
+        let loader = PartitionLoader(directory: path, options: options, logger: logger)
+        let logStart = (try? CleanerCheckpoint.read(directory: path))?.logStartOffset ?? 0
+        var recovery = RecoveryReport()
+        while true {
+            do {
+                try loader.settleCompaction(logStart: logStart, report: &recovery)
+                break
+            } catch LogError.corruptBatch(let file, _, _, let reason) where file.hasSuffix(SegmentName.swapSuffix) {
+                let lostAndFound = FileSystem.join(FileSystem.join(store, StoreLayout.lostAndFound), name)
+                try FileSystem.makeDirectory(FileSystem.join(store, StoreLayout.lostAndFound))
+                try FileSystem.makeDirectory(lostAndFound)
+                let target = FileSystem.join(lostAndFound, String(file.split(separator: "/").last ?? "segment.log.swap"))
+                try FileSystem.rename(file, target)
+                try FileSystem.syncDirectory(lostAndFound)
+                try FileSystem.syncDirectory(path)
+                report.quarantinedSwaps.append(target)
+                logger.warning("moved a damaged compaction swap file to lost+found", metadata: ["file": "\(file)", "reason": "\(reason)"])
+            }
+        }
+        report.finishedSwaps += recovery.finishedSwaps
     }
 }
 

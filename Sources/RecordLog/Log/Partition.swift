@@ -1,4 +1,5 @@
 import Logging
+import StorageKit
 import Synchronization
 
 /// One partition: ordered segments of Kafka v2 record batches with dense offsets from 0.
@@ -35,14 +36,14 @@ public final class Partition: Sendable {
     /// The log's cache of decompressed batches, and this partition's number in its keys.
     let batchCache: BatchCache
     let logger: Logger
-    let state: Mutex<State>
+    let state: LockedValue<State>
     /// Keeps the store's write lock held while this partition can still be written.
     let storeLock: StoreLock?
     /// Where the writer publishes how far the partition is durable; nil when read-only.
     let durableEnd: DurableEndFile?
 
     /// Held for the whole of a compaction: one at a time, and `close()` waits for it.
-    let compacting = Mutex(())
+    let compacting = LockedValue(())
     /// Set by `close()` before it waits for a compaction, which then stops at its next step.
     let closing = Atomic<Bool>(false)
 
@@ -59,7 +60,7 @@ public final class Partition: Sendable {
         self.options = options
         self.committer = committer
         self.logger = logger
-        self.state = Mutex(State(segments: segments, recoveryPoint: recoveryPoint, cleaner: cleaner))
+        self.state = LockedValue(State(segments: segments, recoveryPoint: recoveryPoint, cleaner: cleaner))
     }
 
     /// The first offset still in the log (0 until compaction removes segments).
@@ -126,7 +127,7 @@ public final class Partition: Sendable {
     }
 
     /// Called after a segment rolled, outside the partition's lock (the log saves its checkpoint).
-    let onRollHandler = Mutex<(@Sendable () -> Void)?>(nil)
+    let onRollHandler = LockedValue<(@Sendable () -> Void)?>(nil)
 
     func onRoll() {
         if let handler = onRollHandler.withLock({ $0 }) { handler() }

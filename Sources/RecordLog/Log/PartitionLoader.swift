@@ -24,21 +24,12 @@ struct PartitionLoader {
         let mark = DurableEnd.read(partitionDirectory: directory)
         let zone = try PartitionFiles.readZoneName(directory: directory)
         let cleaner = try CleanerCheckpoint.read(directory: directory)
-        if !options.readOnly { try SwapRecovery(directory: directory, options: options, logger: logger).finish(report: &report) }
-        let names = try FileSystem.list(directory)
-        var bases = names.compactMap { SegmentName.baseOffset(of: $0, suffix: SegmentName.logSuffix) }.sorted()
-        // Segments a compaction emptied and had not removed yet when it stopped.
+        if !options.readOnly { try settleCompaction(logStart: cleaner.logStartOffset, report: &report) }
+        var bases = try FileSystem.list(directory).compactMap { SegmentName.baseOffset(of: $0, suffix: SegmentName.logSuffix) }.sorted()
+        // A reader ignores the segments a compaction emptied and had not removed yet when it
+        // stopped (a writer has just removed them).
         let start = cleaner.logStartOffset
-        let emptied = bases.prefix { $0 < start }
-        bases.removeFirst(emptied.count)
-        if !options.readOnly {
-            for base in emptied {
-                let path = LogSegment.path(directory: directory, baseOffset: base)
-                try FileSystem.remove(path)
-                report.removedFiles.append(path)
-            }
-            try removeOrphans(names: names, bases: Set(bases), report: &report)
-        }
+        bases.removeAll { $0 < start }
         if let first = bases.first, first != start {
             throw LogError.corruptBatch(
                 file: LogSegment.path(directory: directory, baseOffset: first), position: 0, offset: start,
@@ -97,6 +88,26 @@ struct PartitionLoader {
                     + "\(durable - end) of them are missing")
         }
         return Loaded(zone: zone, segments: segments, recoveryPoint: min(recoveryPoint, end), cleaner: cleaner)
+    }
+
+    /// Settles what a compaction left half done when it stopped (FORMAT.md §13.1): finishes its
+    /// swaps, removes the segments below the log start it had emptied, its unfinished cleaned
+    /// segment, and orphan index and temporary files. What a writer's open does first, and
+    /// `Log.repair` the same way.
+    ///
+    /// - Throws: `LogError.corruptBatch` naming a `.swap` file that does not hold whole batches.
+    func settleCompaction(logStart: Int64, report: inout RecoveryReport) throws {
+        try SwapRecovery(directory: directory, options: options, logger: logger).finish(report: &report)
+        let names = try FileSystem.list(directory)
+        var bases = names.compactMap { SegmentName.baseOffset(of: $0, suffix: SegmentName.logSuffix) }.sorted()
+        let emptied = bases.prefix { $0 < logStart }
+        bases.removeFirst(emptied.count)
+        for base in emptied {
+            let path = LogSegment.path(directory: directory, baseOffset: base)
+            try FileSystem.remove(path)
+            report.removedFiles.append(path)
+        }
+        try removeOrphans(names: names, bases: Set(bases), report: &report)
     }
 
     /// Where a reader stops: the mark, when it names one of the partition's segments. A mark

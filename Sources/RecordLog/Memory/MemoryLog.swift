@@ -1,4 +1,4 @@
-import Synchronization
+import StorageKit
 
 /// A set of partitions kept in memory: a ``Log`` with no directory, no lock and no files, for
 /// tests and previews. Everything is gone when it is released.
@@ -23,7 +23,7 @@ package final class MemoryLog: PartitionedLog {
     }
 
     package let options: LogOptions
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
 
     /// A new, empty log; `options` say how batches are encoded and bounded (``LogOptions/durability``
     /// and the segment settings have no effect).

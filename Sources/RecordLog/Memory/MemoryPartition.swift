@@ -1,5 +1,4 @@
 import StorageKit
-import Synchronization
 
 /// A partition kept in memory: the batches as a ``Partition`` would write them, in an array.
 ///
@@ -27,7 +26,7 @@ package final class MemoryPartition: LogPartition {
 
     package let name: String
     let options: LogOptions
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
 
     init(name: String, options: LogOptions) {
         self.name = name
@@ -53,9 +52,10 @@ package final class MemoryPartition: LogPartition {
             report.bytesBefore = Int64(state.batches.reduce(0) { $0 + $1.bytes.count })
             report.segmentsBefore = 1
             report.segmentsAfter = 1
-            var map = OffsetMap()
+            var map = OffsetMap(keptHeader: compaction.keptHeader)
             var buffer: [UInt8] = []
             for stored in state.batches {
+                map.startBatch()
                 try RecordBatch(validated: stored.header, bytes: stored.bytes[...]).forEachRecordInPlace(
                     maxDecompressedBytes: options.maxDecompressedBytes, buffer: &buffer
                 ) { record in

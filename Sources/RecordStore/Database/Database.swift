@@ -19,9 +19,10 @@ import StorageKit
 ///
 /// A `Database` is `Sendable`: call it from any task. Its one concurrency story, below RecordStore
 /// included, uses these primitives and no others:
-/// - **One state lock** (`Mutex`, through `LockedValue`) per database, partition and cache,
-///   held only for work that never suspends: a commit plans, encodes, writes (`pwrite` into the
-///   page cache) and applies itself under the database's lock, so the state moves in log order.
+/// - **One state lock** (`LockedValue`, a pthread mutex ThreadSanitizer can see) per database,
+///   partition and cache, held only for work that never suspends: a commit plans, encodes,
+///   writes (`pwrite` into the page cache) and applies itself under the database's lock, so the
+///   state moves in log order.
 /// - **Continuations** for every wait a caller may have to make, so that waiting suspends a task
 ///   and never blocks a cooperative thread: durability (the group committer), a view's queued
 ///   folds (`ViewFeed`), zone and subscription changes (`AsyncLock`, a lock held across the
@@ -88,7 +89,7 @@ public final class Database: Sendable {
     /// Serializes zone and subscription changes, whose durable write must finish before the next.
     let administration = AsyncLock()
     /// Serializes checkpoints, which write their files outside the state lock.
-    let checkpointing = Mutex(())
+    let checkpointing = LockedValue(())
     /// How the open rebuilt the current state.
     public var openReport: OpenReport { state.withLock { $0.openReport } }
     let logger: Logger

@@ -1,7 +1,7 @@
 import Dispatch
+import StorageKit
 import Logging
 import RecordLog
-import Synchronization
 
 /// Runs a database's compactions on a serial dispatch queue of their own, never on the
 /// cooperative pool: a compaction reads and writes whole segments and blocks while it does
@@ -12,7 +12,7 @@ final class ZoneCompactor: Sendable {
     let logger: Logger
     private let queue = DispatchQueue(label: "RecordStore.compaction", qos: .utility)
     /// Partitions with a background compaction queued or running.
-    private let scheduled = Mutex<Set<ObjectIdentifier>>([])
+    private let scheduled = LockedValue<Set<ObjectIdentifier>>([])
 
     init(policy: CompactionPolicy, logger: Logger) {
         self.policy = policy
@@ -28,8 +28,7 @@ final class ZoneCompactor: Sendable {
         guard ratio > 0, ratio >= policy.dirtyRatioThreshold else { return }
         let id = ObjectIdentifier(partition)
         guard scheduled.withLock({ $0.insert(id).inserted }) else { return }
-        let options = CompactionOptions(
-            tombstoneRetentionMilliseconds: CompactionPolicy.milliseconds(policy.tombstoneRetention), rollingActiveSegment: false)
+        let options = Self.options(retention: policy.tombstoneRetention, rollingActiveSegment: false)
         queue.async { [self] in
             defer { _ = scheduled.withLock { $0.remove(id) } }
             do {
@@ -52,11 +51,21 @@ final class ZoneCompactor: Sendable {
     /// Compacts `partitions` one after the other on the compaction queue, each rolled first so
     /// that everything written before the call is compacted; resumes the caller when done.
     func compact(_ partitions: [any LogPartition], tombstoneRetention: Duration) async throws -> [CompactionReport] {
-        let options = CompactionOptions(tombstoneRetentionMilliseconds: CompactionPolicy.milliseconds(tombstoneRetention))
+        let options = Self.options(retention: tombstoneRetention, rollingActiveSegment: true)
         return try await withCheckedThrowingContinuation { continuation in
             queue.async {
                 continuation.resume(with: Result { try partitions.map { try $0.compact(options) } })
             }
         }
+    }
+
+    /// A zone's compaction options: deletes kept for `retention`, and the event carrying the
+    /// zone's latest client change token kept whatever the rules (FORMAT.md §13, rule 6), so
+    /// that the token outlives the commit that brought it.
+    private static func options(retention: Duration, rollingActiveSegment: Bool) -> CompactionOptions {
+        var options = CompactionOptions(
+            tombstoneRetentionMilliseconds: CompactionPolicy.milliseconds(retention), rollingActiveSegment: rollingActiveSegment)
+        options.keptHeader = StoredEvent.clientChangeTokenHeader
+        return options
     }
 }

@@ -1,4 +1,4 @@
-import Synchronization
+import StorageKit
 
 /// Delivers notifications to in-process listeners, after the commit they describe is durable.
 final class SubscriptionHub: Sendable {
@@ -14,7 +14,7 @@ final class SubscriptionHub: Sendable {
         var nextID = 0
     }
 
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
 
     var all: [Subscription] { state.withLock { $0.subscriptions.values.sorted { $0.id < $1.id } } }
 

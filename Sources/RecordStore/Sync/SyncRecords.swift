@@ -22,7 +22,8 @@ package enum SyncRecords {
     private static let pendingPrefix = "_sync.p."
     private static let hashedPrefix = "_sync.h."
 
-    /// Whether `name` is a system record's (a name apps cannot use).
+    /// Whether `name` may be a system record's: it starts with `_`, which apps cannot use
+    /// (only `_sync.…` names are the store's; the rest are refused everywhere).
     package static func isSystemName(_ name: String) -> Bool {
         name.utf8.first == UInt8(ascii: "_")
     }

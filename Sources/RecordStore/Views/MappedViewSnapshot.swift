@@ -1,7 +1,6 @@
 import Dispatch
 import Foundation
 import RecordLog
-import Synchronization
 import StorageKit
 
 /// A ``MappedSnapshotView``'s snapshot, opened: the file mapped privately, its footer read and
@@ -38,7 +37,7 @@ package struct MappedViewSnapshot: Sendable {
             }
         }
         let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, blocks.count))
-        let failure = Mutex<String?>(nil)
+        let failure = LockedValue<String?>(nil)
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
             let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: blockSize, alignment: 16)
             defer { buffer.deallocate() }

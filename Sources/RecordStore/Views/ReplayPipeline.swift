@@ -1,4 +1,5 @@
 import Dispatch
+import StorageKit
 import Foundation
 import Synchronization
 
@@ -16,10 +17,10 @@ final class ReplayPipeline: Sendable {
     }
 
     /// Filled chunks and the end, in order.
-    private let queue = Mutex<[Item]>([])
+    private let queue = LockedValue<[Item]>([])
     private let itemReady = DispatchSemaphore(value: 0)
     /// Chunks given back, and how many may still be made.
-    private let spares = Mutex<(chunks: [ReplayChunk], unmade: Int)>(([], 0))
+    private let spares = LockedValue<(chunks: [ReplayChunk], unmade: Int)>(([], 0))
     private let spareReady: DispatchSemaphore
     private let cancelled = Atomic<Bool>(false)
     private let readerDone = DispatchSemaphore(value: 0)

@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import StorageKit
 
 /// Hands one view the commits, in log order: a large commit's fold runs on the view's own queue,
 /// after the commit has returned, while the writer goes on with its next one.
@@ -24,7 +24,7 @@ final class ViewFeed: Sendable {
         var waiters: [(target: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
     }
 
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
     private let queue: DispatchQueue
 
     init(viewName: String) {

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Text pages of a mapped snapshot, each an LZ4 frame in the file, decompressed to the heap the
 /// first time one of its texts is read and kept.
 ///
@@ -8,11 +6,11 @@ import Synchronization
 @usableFromInline package final class CompressedPages: Sendable {
     /// Each page's frame, read in place from the mapping, and the size it decompresses to.
     @usableFromInline let frames: [(frame: MappedArray<UInt8>, size: Int)]
-    @usableFromInline let decompressed: Mutex<[Int: MappedArray<UInt8>]>
+    @usableFromInline let decompressed: LockedValue<[Int: MappedArray<UInt8>]>
 
     @usableFromInline package init(frames: [(frame: MappedArray<UInt8>, size: Int)]) {
         self.frames = frames
-        decompressed = Mutex([:])
+        decompressed = LockedValue([:])
     }
 
     @usableFromInline package var count: Int { frames.count }

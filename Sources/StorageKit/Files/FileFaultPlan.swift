@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Synchronization
 
 /// Which operations fail, and how: the rule of one injected fault.
 package struct FileFaultRule: Sendable {
@@ -54,7 +53,7 @@ package final class FileFaultPlan: Sendable {
     package let root: String
     /// Records what reached the disk, when the plan simulates power loss.
     package let journal: PowerLossJournal?
-    private let state: Mutex<State>
+    private let state: LockedValue<State>
 
     /// - Parameters:
     ///   - root: the directory the plan acts under.
@@ -65,7 +64,7 @@ package final class FileFaultPlan: Sendable {
     package init(root: String, rules: [FileFaultRule] = [], powerCutAfter: Int? = nil, journal: PowerLossJournal? = nil) {
         self.root = root.hasSuffix("/") ? String(root.dropLast()) : root
         self.journal = journal
-        state = Mutex(State(rules: rules.map { RuleState(rule: $0) }, powerCutAfter: powerCutAfter))
+        state = LockedValue(State(rules: rules.map { RuleState(rule: $0) }, powerCutAfter: powerCutAfter))
     }
 
     /// How many faults the plan has injected.

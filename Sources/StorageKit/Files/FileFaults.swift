@@ -16,7 +16,7 @@ import Synchronization
 package enum FileFaults {
     /// How many plans are installed: the hot path's only cost.
     private static let installedCount = Atomic<Int>(0)
-    private static let plans = Mutex<[FileFaultPlan]>([])
+    private static let plans = LockedValue<[FileFaultPlan]>([])
 
     /// Makes `plan` act on the operations under its root until ``remove(_:)``.
     package static func install(_ plan: FileFaultPlan) {

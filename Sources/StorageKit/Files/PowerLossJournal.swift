@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Synchronization
 
 /// What a power cut would leave on the disk: records the file operations under a directory and,
 /// after the cut, puts every file and directory entry back to what the last syncs made durable.
@@ -69,7 +68,7 @@ package final class PowerLossJournal: Sendable {
     package let shadowDirectory: String
     /// The directory the journal records under.
     package let root: String
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
 
     /// Starts recording: every file under `root` as it is now counts as durable.
     package init(root: String, shadowDirectory: String) {

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A lock held across suspension points, for the rare operations that must finish a durable
 /// write before the next one of their kind starts (zone and subscription changes).
 package final class AsyncLock: Sendable {
@@ -10,7 +8,7 @@ package final class AsyncLock: Sendable {
         var waiters: [CheckedContinuation<Void, Never>] = []
     }
 
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
 
     /// Runs `body` alone among the callers of this lock, in arrival order.
     package func run<Result: Sendable>(_ body: () async throws -> Result) async throws -> Result {

@@ -6,11 +6,14 @@ import Musl
 import Darwin
 #endif
 
-/// A value guarded by a plain `pthread_mutex_t`: the database's state lock and each view's lock,
-/// which every commit takes once.
+/// A value guarded by a plain `pthread_mutex_t`: the one lock of the whole package — the
+/// database's state lock, each view's and partition's, the group committer's, caches' and
+/// feeds'. Nothing in `Sources/` uses another lock type; add none.
 ///
-/// Not the standard library's `Mutex`: on Linux that one is a priority-inheritance futex which
-/// spins before it sleeps. With many writers on two cores, a waiter spinning for a lock whose
+/// Not the standard library's `Mutex`, for two reasons. ThreadSanitizer sees a lock only
+/// through the pthread calls it intercepts: on Linux `Mutex` is a bare futex, invisible to it,
+/// so every state it guarded was reported as a race (RELIABILITY.md, "Races"). And that
+/// `Mutex` is a priority-inheritance futex which spins before it sleeps. With many writers on two cores, a waiter spinning for a lock whose
 /// holder has been descheduled took the holder's core, and every handoff went through the
 /// kernel's `rt_mutex` (BENCHMARKS.md, "Figures behind the code"). A default mutex sleeps at
 /// once on a plain futex and hands off without priority inheritance.

@@ -1,0 +1,71 @@
+import Foundation
+import RecordStore
+import Testing
+import TestSupport
+
+/// `recordlog` takes the write lock like any writer: it waits its turn up to `--lock-timeout`
+/// while an app has the store open, says so, and fails (`LogError.locked`) only once the time is up.
+@Suite struct RecordLogLockTimeoutTests {
+    /// Runs `body` with a fresh copy of the notes fixture store, opened for writing by `Database`.
+    private func withHeldCopy(_ body: (String, Database) async throws -> Void) async throws {
+        let store = FileManager.default.temporaryDirectory.appendingPathComponent("recordlog-lock-\(UUID().uuidString)").path
+        try FileManager.default.copyItem(atPath: InspectFixtures.notesStore, toPath: store)
+        defer { try? FileManager.default.removeItem(atPath: store) }
+        // No background compaction: the store's files change only by the tool.
+        let database = try await Database(directory: store, compaction: .manual)
+        defer { try? database.close() }
+        try await body(store, database)
+    }
+
+    @Test("a command waits for the app to close the store, then does its work")
+    func waitsForTheWriter() async throws {
+        let binary = try #require(ChildProcess.builtExecutable("recordlog"), "build recordlog first (swift build --build-tests)")
+        try await withHeldCopy { store, database in
+            let process = Process()
+            process.executableURL = binary
+            process.arguments = ["checkpoint", store, "--lock-timeout", "120"]
+            let errors = Pipe()
+            process.standardError = errors
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            // Its first words on stderr say that it waits: only then is the store closed.
+            let said = await Self.readUntil("waiting", from: errors.fileHandleForReading)
+            #expect(said.contains("is open for writing elsewhere; waiting up to 120.0 s"), "\(said)")
+            try database.close()
+            await ChildProcess.exit(of: process)
+            #expect(process.terminationStatus == 0)
+            #expect(FileManager.default.fileExists(atPath: store + "/snapshots/key-index.mapped"))
+        }
+    }
+
+    @Test("a command fails once --lock-timeout has passed, and changes nothing", arguments: ["compact", "repair", "checkpoint"])
+    func timesOut(_ command: String) async throws {
+        let binary = try #require(ChildProcess.builtExecutable("recordlog"), "build recordlog first (swift build --build-tests)")
+        try await withHeldCopy { store, _ in
+            let before = try FileManager.default.subpathsOfDirectory(atPath: store).sorted()
+            let clock = ContinuousClock()
+            let start = clock.now
+            let outcome = try await ChildProcess.finish(binary, [command, store, "--lock-timeout", "0.5"])
+            let waited = clock.now - start
+            #expect(outcome.status == 3)
+            #expect(outcome.errorText.contains("recordlog: the store at \(store) is open for writing by another process"), "\(outcome.errorText)")
+            #expect(waited >= .milliseconds(500), "it gave up after \(waited)")
+            #expect(try FileManager.default.subpathsOfDirectory(atPath: store).sorted() == before)
+        }
+    }
+
+    /// Reads `handle` on a dispatch thread until the text read contains `word` or the end.
+    static func readUntil(_ word: String, from handle: FileHandle) async -> String {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                var text = ""
+                while !text.contains(word) {
+                    let data = handle.availableData
+                    if data.isEmpty { break }
+                    text += String(decoding: data, as: UTF8.self)
+                }
+                continuation.resume(returning: text)
+            }
+        }
+    }
+}
