@@ -271,4 +271,20 @@ import TuningSupport
             #expect(await fresh.next()?.zoneIDs == [b])
         }
     }
+
+    @Test("a query subscription holding a location that is not finite is refused with invalidArguments, and nothing is saved", arguments: StoreKind.allCases)
+    func nonFiniteQueryRefused(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
+            let query = RecordQuery(
+                recordType: "Place",
+                predicates: [.distanceToLocation("where", fromLocation: Location(latitude: .infinity, longitude: 0), lessThan: 10)])
+            do {
+                try await database.save(Subscription(id: "near", kind: .query(query, zoneID: nil, firesOn: .all)))
+                Issue.record("a subscription with an infinite location was saved")
+            } catch let error as RecordStoreError {
+                #expect(error.code == .invalidArguments)
+            }
+            #expect(try await database.allSubscriptions().isEmpty)
+        }
+    }
 }

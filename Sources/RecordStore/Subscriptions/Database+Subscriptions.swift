@@ -4,8 +4,9 @@ import RecordLog
 extension Database {
     /// Saves a subscription (replacing one with the same ID), durably, in the system log.
     ///
-    /// - Throws: `invalidArguments` for an empty or too long ID, or a query subscription without
-    ///   firing options (as CloudKit refuses one); `zoneNotFound` for a zone that does not exist.
+    /// - Throws: `invalidArguments` for an empty or too long ID, a query subscription without
+    ///   firing options (as CloudKit refuses one) or one whose query holds a value that is not
+    ///   finite; `zoneNotFound` for a zone that does not exist.
     @discardableResult
     public func save(_ subscription: Subscription) async throws -> Subscription {
         try checkOpen()
@@ -22,7 +23,15 @@ extension Database {
         case .zone(let zoneID), .query(_, zoneID: let zoneID?, _): _ = try zone(zoneID)
         case .database, .query: break
         }
-        let value = try JSONEncoder.sortedKeys.encode(subscription)
+        let value: Data
+        do {
+            value = try JSONEncoder.sortedKeys.encode(subscription)
+        } catch {
+            // A query holding a value JSON cannot carry (an infinite or NaN number or location).
+            throw RecordStoreError(
+                .invalidArguments,
+                "Subscription \"\(subscription.id)\" holds a value that cannot be stored (a number or location that is not finite); use finite values.")
+        }
         return try await administration.run {
             var batch = RecordBatchBuilder()
             batch.append(key: Self.subscriptionKey(subscription.id), value: Array(value), headers: StoredEvent.headers(.saveSubscription))
