@@ -1,7 +1,7 @@
 import Foundation
 import RecordLog
 
-// recordlog-bench [--quick] [--json FILE] [--dir DIR] [--records N] [--until W1|W2|W3|W4|W5] [--commit-cost [--preload N]] [--replay-cost DIR [--rounds N] [--singles N]] [--batch-cost [--no-views]] [--changes-cost DIR [--last N] [--rounds N] [--notes-only] [--thrash-mb N]] [--sync-cost [--records N]]
+// recordlog-bench [--quick] [--json FILE] [--dir DIR] [--keep] [--records N] [--until W1|W2|W3|W4|W5] [--commit-cost [--preload N]] [--replay-cost DIR [--rounds N] [--singles N]] [--batch-cost [--no-views]] [--changes-cost DIR [--last N] [--rounds N] [--notes-only] [--thrash-mb N]] [--sync-cost [--records N]]
 // Runs every workload through RecordLog and through SQLite (GRDB), RocksDB and LMDB, in this one
 // process, and prints ours, each peer's, and the ratios against SQLite and against the best peer
 // (> 1 means RecordLog is better).
@@ -99,7 +99,8 @@ enum Bench {
 
 
         try FileManager.default.createDirectory(atPath: workDirectory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: workDirectory) }
+        // `--keep` leaves the stores behind, closed: to profile W6's child on them (`--open-only`).
+        defer { if !arguments.contains("--keep") { try? FileManager.default.removeItem(atPath: workDirectory) } }
         var results: [String: Outcome] = [:]
 
         let coresAtStart = Measure.effectiveCores()
