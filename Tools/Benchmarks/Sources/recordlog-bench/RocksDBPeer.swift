@@ -177,7 +177,7 @@ final class RocksDBPeer: NotesPeer, @unchecked Sendable {
 
 /// `bytes` as the `const char*` and length the C APIs take.
 @inline(__always)
-func chars<R>(_ bytes: [UInt8], _ body: (UnsafePointer<CChar>?, Int) throws -> R) rethrows -> R {
+private func chars<R>(_ bytes: [UInt8], _ body: (UnsafePointer<CChar>?, Int) throws -> R) rethrows -> R {
     try bytes.withUnsafeBufferPointer { buffer in
         try buffer.withMemoryRebound(to: CChar.self) { try body($0.baseAddress, $0.count) }
     }
