@@ -16,10 +16,15 @@ let package = Package(
     targets: [
         // liblz4 from the system, for W10's peer.
         .systemLibrary(name: "CLZ4Peer", pkgConfig: "liblz4", providers: [.apt(["liblz4-dev"])]),
+        // RocksDB and LMDB from the system, the key-value peers of every workload but W10.
+        .systemLibrary(name: "CRocksDBPeer", pkgConfig: "rocksdb", providers: [.apt(["librocksdb-dev"])]),
+        .systemLibrary(name: "CLMDBPeer", pkgConfig: "lmdb", providers: [.apt(["liblmdb-dev"])]),
         .executableTarget(
             name: "recordlog-bench",
             dependencies: [
                 "CLZ4Peer",
+                "CRocksDBPeer",
+                "CLMDBPeer",
                 .product(name: "RecordLog", package: rootIdentity),
                 .product(name: "RecordStore", package: rootIdentity),
                 .product(name: "Notes", package: rootIdentity),

@@ -1,9 +1,10 @@
 import Foundation
 import RecordLog
 
-// recordlog-bench [--quick] [--json FILE] [--dir DIR] [--records N] [--until W1|W2|W3|W4|W5] [--commit-cost [--preload N]] [--replay-cost DIR [--rounds N] [--singles N]] [--batch-cost [--no-views]] [--changes-cost DIR [--last N] [--rounds N] [--notes-only] [--thrash-mb N]] [--sync-cost [--records N]]
-// Runs every workload through RecordLog and through SQLite (GRDB), in this one process, and
-// prints ours, peer and their ratio (> 1 means RecordLog is better).
+// recordlog-bench [--quick] [--json FILE] [--dir DIR] [--keep] [--records N] [--until W1|W2|W3|W4|W5] [--commit-cost [--preload N]] [--replay-cost DIR [--rounds N] [--singles N]] [--batch-cost [--no-views]] [--changes-cost DIR [--last N] [--rounds N] [--notes-only] [--thrash-mb N]] [--sync-cost [--records N]]
+// Runs every workload through RecordLog and through SQLite (GRDB), RocksDB and LMDB, in this one
+// process, and prints ours, each peer's, and the ratios against SQLite and against the best peer
+// (> 1 means RecordLog is better).
 
 @main
 enum Bench {
@@ -41,9 +42,9 @@ enum Bench {
                 // to the system (and did, for memory a second thread allocated).
                 added = withExtendedLifetime(ours) { Measure.status("VmRSS") - before }
             } else {
-                var peer: Peer?
+                var peer: (any NotesPeer)?
                 seconds = try await Measure.seconds {
-                    peer = try Peer.openExisting(path: path)
+                    peer = try openExisting(side, path: path)
                     _ = try await peer?.fetchFolder(0)
                 }
                 added = withExtendedLifetime(peer) { Measure.status("VmRSS") - before }
@@ -98,20 +99,35 @@ enum Bench {
 
 
         try FileManager.default.createDirectory(atPath: workDirectory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: workDirectory) }
+        // `--keep` leaves the stores behind, closed: to profile W6's child on them (`--open-only`).
+        defer { if !arguments.contains("--keep") { try? FileManager.default.removeItem(atPath: workDirectory) } }
         var results: [String: Outcome] = [:]
 
         let coresAtStart = Measure.effectiveCores()
         log("setting up in \(workDirectory) (\(records) records); effective cores now: \(String(format: "%.1f", coresAtStart))")
         let ours = try await Ours(path: workDirectory + "/ours")
-        let peer = try await Peer(path: workDirectory + "/peer.sqlite")
+        let peers: [any NotesPeer] = [
+            try await SQLitePeer(path: workDirectory + "/peer.sqlite"),
+            try RocksDBPeer(path: workDirectory + "/rocksdb"),
+            try LMDBPeer(path: workDirectory + "/lmdb"),
+        ]
+        let names = peers.map { type(of: $0).name }
+        /// Each peer's figure by its name.
+        func byName(_ values: [Double]) -> [String: Double] { Dictionary(uniqueKeysWithValues: zip(names, values)) }
+        /// Seconds each peer takes to run `body` on it, one after the other.
+        func timePeers(_ body: (any NotesPeer) async throws -> Void) async throws -> [Double] {
+            var times: [Double] = []
+            for peer in peers { times.append(try await Measure.seconds { try await body(peer) }) }
+            return times
+        }
 
-        /// Saves rows `range` on both sides in commits of `batch`, the sides taking turns every
-        /// ten commits (so both meet the VM's swings alike); the rows are made outside the timing.
+        /// Saves rows `range` on every side in commits of `batch`, the sides taking turns every
+        /// ten commits (so all meet the VM's swings alike); the rows are made outside the timing.
         /// Our turn ends once our views have folded its last commit (`ViewFeed` folds a large
-        /// commit on a second thread after it returns): none of our work runs into the peer's turn.
-        func saveBatched(_ range: Range<Int>) async throws -> (ours: Double, peer: Double) {
-            var timeOurs = 0.0, timePeer = 0.0
+        /// commit on a second thread after it returns): none of our work runs into a peer's turn.
+        func saveBatched(_ range: Range<Int>) async throws -> (ours: Double, peers: [Double]) {
+            var timeOurs = 0.0
+            var peerTimes = [Double](repeating: 0, count: peers.count)
             let turn = 10 * batch
             for turnStart in stride(from: range.lowerBound, to: range.upperBound, by: turn) {
                 let commits = stride(from: turnStart, to: min(turnStart + turn, range.upperBound), by: batch).map { start in
@@ -121,16 +137,17 @@ enum Bench {
                     for rows in commits { try await ours.saveCommit(rows) }
                     await ours.viewsCaughtUp()
                 }
-                timePeer += try await Measure.seconds {
+                let times = try await timePeers { peer in
                     for rows in commits { try await peer.saveCommit(rows) }
                 }
+                for index in peers.indices { peerTimes[index] += times[index] }
             }
-            return (timeOurs, timePeer)
+            return (timeOurs, peerTimes)
         }
 
         // W1: batched durable saves, 1000 records per commit.
-        let (w1Ours, w1Peer) = try await saveBatched(0..<records)
-        results["W1"] = .rate(ours: Double(records) / w1Ours, peer: Double(records) / w1Peer, unit: "rows/s")
+        let (w1Ours, w1Peers) = try await saveBatched(0..<records)
+        results["W1"] = .rate(ours: Double(records) / w1Ours, peers: byName(w1Peers.map { Double(records) / $0 }), unit: "rows/s")
         log("W1 done")
         // `--until Wn` stops after that workload (W1 to W5): for profiling one path.
         let until = value(after: "--until")
@@ -147,96 +164,100 @@ enum Bench {
         var syncsBefore = ours.database.syncCount
         let w2Ours = try await Measure.seconds { try await ours.saveSingly(singles, writers: 1) }
         let w2Syncs = ours.database.syncCount - syncsBefore
-        let w2Peer = try await Measure.seconds { try await peer.saveSingly(singles, writers: 1) }
+        let w2Peers = try await timePeers { try await $0.saveSingly(singles, writers: 1) }
         next += singleCommits
         results["W2"] = .rate(
-            ours: Double(singleCommits) / w2Ours, peer: Double(singleCommits) / w2Peer, unit: "commits/s",
+            ours: Double(singleCommits) / w2Ours, peers: byName(w2Peers.map { Double(singleCommits) / $0 }), unit: "commits/s",
             note: "ours: \(w2Syncs) fdatasyncs for \(singleCommits) commits")
         log("W2 done")
         if stopping(after: "W2") { return }
 
-        // W3: 16 concurrent writers, one save per commit each.
+        // W3: 16 concurrent writers, one save per commit each (the key-value peers' writers are
+        // threads of their own: see `Threads`).
         let concurrent = (next..<(next + concurrentCommits)).map(Dataset.row)
         syncsBefore = ours.database.syncCount
         let w3Ours = try await Measure.seconds { try await ours.saveSingly(concurrent, writers: writers) }
         let w3Syncs = ours.database.syncCount - syncsBefore
-        let w3Peer = try await Measure.seconds { try await peer.saveSingly(concurrent, writers: writers) }
+        let w3Peers = try await timePeers { try await $0.saveSingly(concurrent, writers: writers) }
         next += concurrentCommits
         results["W3"] = .rate(
-            ours: Double(concurrentCommits) / w3Ours, peer: Double(concurrentCommits) / w3Peer, unit: "commits/s",
+            ours: Double(concurrentCommits) / w3Ours, peers: byName(w3Peers.map { Double(concurrentCommits) / $0 }), unit: "commits/s",
             note: String(format: "ours: %.1f commits per fdatasync", Double(concurrentCommits) / Double(max(w3Syncs, 1))))
         log("W3 done")
         if stopping(after: "W3") { return }
 
         // W4: changes since a token taken before the last 1% of writes.
         let token = try await ours.currentToken()
-        let sequence = try await peer.currentSequence()
+        var sequences: [Int64] = []
+        for peer in peers { sequences.append(try await peer.currentSequence()) }
         let lastPercent = max(1, records / 100)
         _ = try await saveBatched(next..<(next + lastPercent))
         next += lastPercent
-        // Each side fetches the same changes five times, taking turns at going first: one fetch
-        // of ~15 ms is at the mercy of this VM's speed, which swings by 2× within the hour. W4 is
-        // each side's median; every fetch is in the note, the first right after the writes, each
-        // with its page faults (a first touch of fresh memory costs ~3 µs a page on this VM, and
-        // whether the heap has room left by earlier workloads varies from run to run).
-        var oursChanged = 0, peerChanged = 0
-        var oursTimes: [Double] = [], peerTimes: [Double] = []
-        var oursFaults: [Int] = [], peerFaults: [Int] = []
-        func fetchOurs() async throws {
-            let faults = Measure.pageFaults()
-            oursTimes.append(try await Measure.seconds { oursChanged = try await ours.changes(since: token) })
-            oursFaults.append(Measure.pageFaults() - faults)
-        }
-        func fetchPeer() async throws {
-            let faults = Measure.pageFaults()
-            peerTimes.append(try await Measure.seconds { peerChanged = try await peer.changes(since: sequence) })
-            peerFaults.append(Measure.pageFaults() - faults)
-        }
+        // Each side fetches the same changes five times, the sides taking turns at going first:
+        // one fetch of ~15 ms is at the mercy of this VM's speed, which swings by 2× within the
+        // hour. W4 is each side's median; every fetch is in the note, the first right after the
+        // writes, each with its page faults (a first touch of fresh memory costs ~3 µs a page on
+        // this VM, and whether the heap has room left by earlier workloads varies from run to run).
+        // Side 0 is ours, side i + 1 is peers[i].
+        let sides = peers.count + 1
+        var changed = [Int](repeating: 0, count: sides)
+        var times = [[Double]](repeating: [], count: sides)
+        var faults = [[Int]](repeating: [], count: sides)
         for round in 0..<5 {
-            if round % 2 == 0 {
-                try await fetchOurs()
-                try await fetchPeer()
-            } else {
-                try await fetchPeer()
-                try await fetchOurs()
+            for step in 0..<sides {
+                let side = (round + step) % sides
+                let faultsBefore = Measure.pageFaults()
+                times[side].append(
+                    try await Measure.seconds {
+                        if side == 0 {
+                            changed[side] = try await ours.changes(since: token)
+                        } else {
+                            changed[side] = try await peers[side - 1].changes(since: sequences[side - 1])
+                        }
+                    })
+                faults[side].append(Measure.pageFaults() - faultsBefore)
             }
         }
         // Ours again as `[Record]` pages (CloudKit's generic records, not the app's model), once,
         // after the rounds.
         var recordsChanged = 0
         let w4Records = try await Measure.seconds { recordsChanged = try await ours.changedRecords(since: token) }
+        let fetches = (["ours"] + names).indices.map { side in
+            "\((["ours"] + names)[side]) \(changed[side]): \(Self.fetchList(times[side], faults[side]))"
+        }
         results["W4"] = .cost(
-            ours: Measure.median(oursTimes) * 1000, peer: Measure.median(peerTimes) * 1000, unit: "ms",
-            note: String(
-                format: "%d vs %d changes into Notes, median of 5 alternated fetches; each fetch in ms (page faults): %@ vs %@; ours as %d Records: %.1f ms",
-                oursChanged, peerChanged, Self.fetchList(oursTimes, oursFaults), Self.fetchList(peerTimes, peerFaults),
-                recordsChanged, w4Records * 1000))
+            ours: Measure.median(times[0]) * 1000, peers: byName(times.dropFirst().map { Measure.median($0) * 1000 }), unit: "ms",
+            note: "changes into Notes, median of 5 fetches per side, the sides taking turns at going first; each fetch in ms (page faults): "
+                + fetches.joined(separator: "; ") + String(format: "; ours as %d Records: %.1f ms", recordsChanged, w4Records * 1000))
         log("W4 done")
         if stopping(after: "W4") { return }
 
         // W5: full replay into the Notes view (no checkpoint) vs a full scan decoding every row.
-        var oursReplayed = 0, peerScanned = 0
+        var oursReplayed = 0
+        var scannedByPeers: [Int] = []
         let w5Ours = try await Measure.seconds { oursReplayed = try ours.replay() }
-        let w5Peer = try await Measure.seconds { peerScanned = try await peer.replay() }
-        results["W5"] = .rate(ours: Double(oursReplayed) / w5Ours, peer: Double(peerScanned) / w5Peer, unit: "records/s")
+        let w5Peers = try await timePeers { scannedByPeers.append(try await $0.replay()) }
+        results["W5"] = .rate(
+            ours: Double(oursReplayed) / w5Ours, peers: byName(zip(scannedByPeers, w5Peers).map { Double($0) / $1 }), unit: "records/s")
         log("W5 done")
         if stopping(after: "W5") { return }
 
-        // W8: bytes on disk (closed: the log with its checkpoint, SQLite after its WAL checkpoint).
+        // W8: bytes on disk (closed: the log with its checkpoint, SQLite after its WAL checkpoint,
+        // RocksDB with its WAL and SST files, LMDB's data and lock files).
         try ours.close()
-        try peer.close()
+        for peer in peers { try peer.close() }
         let contentBytes = (0..<next).reduce(0) { $0 + Dataset.row($1).content.utf8.count }
         let oursBytes = Measure.diskBytes(workDirectory + "/ours")
-        let peerBytes = ["", "-wal", "-shm"].reduce(0) { total, suffix in
-            total + ((try? FileManager.default.attributesOfItem(atPath: workDirectory + "/peer.sqlite" + suffix)[.size] as? Int) ?? 0)
-        }
+        let peerBytes = peers.map { Double($0.diskBytes()) }
         results["W8"] = .cost(
-            ours: Double(oursBytes), peer: Double(peerBytes), unit: "bytes",
-            note: String(format: "%.2f vs %.2f bytes per content byte", Double(oursBytes) / Double(contentBytes), Double(peerBytes) / Double(contentBytes)))
+            ours: Double(oursBytes), peers: byName(peerBytes), unit: "bytes",
+            note: "bytes per content byte: "
+                + zip(["ours"] + names, [Double(oursBytes)] + peerBytes).map { "\($0) " + String(format: "%.2f", $1 / Double(contentBytes)) }
+                .joined(separator: ", "))
 
         // W6 + W9: cold open (checkpoint, view snapshots) and the first folder fetch, each in a
         // fresh process; the memory that process holds afterwards, per live record.
-        func openInChild(_ side: String, _ path: String) throws -> (seconds: Double, rss: Int, databaseSeconds: Double, databaseRSS: Int) {
+        func openInChild(_ side: String, _ path: String) throws -> ChildOpen {
             let child = Process()
             child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
             child.arguments = ["--open-only", side, "--path", path]
@@ -253,44 +274,53 @@ enum Bench {
             }
             return (seconds, rss, databaseSeconds, databaseRSS)
         }
-        // Five fresh processes per side, taking turns at going first; each side's median open
-        // (one open swung 41–94 ms for the same code on this VM). W9 is read from that run.
-        var oursOpens: [(seconds: Double, rss: Int, databaseSeconds: Double, databaseRSS: Int)] = []
-        var peerOpens: [(seconds: Double, rss: Int, databaseSeconds: Double, databaseRSS: Int)] = []
+        // Five fresh processes per side, the sides taking turns at going first; each side's
+        // median open (one open swung 41–94 ms for the same code on this VM). W9 is read from
+        // that run. Side 0 is ours.
+        let paths = [workDirectory + "/ours"] + peers.map(\.path)
+        var opens = [[ChildOpen]](repeating: [], count: sides)
         for round in 0..<5 {
-            if round % 2 == 0 { oursOpens.append(try openInChild("ours", workDirectory + "/ours")) }
-            peerOpens.append(try openInChild("peer", workDirectory + "/peer.sqlite"))
-            if round % 2 == 1 { oursOpens.append(try openInChild("ours", workDirectory + "/ours")) }
+            for step in 0..<sides {
+                let side = (round + step) % sides
+                opens[side].append(try openInChild((["ours"] + names)[side], paths[side]))
+            }
         }
-        let oursOpen = oursOpens.sorted { $0.seconds < $1.seconds }[oursOpens.count / 2]
-        let peerOpen = peerOpens.sorted { $0.seconds < $1.seconds }[peerOpens.count / 2]
+        let medianOpens = opens.map { $0.sorted { $0.seconds < $1.seconds }[$0.count / 2] }
+        let oursOpen = medianOpens[0]
         var scanned = 0
         let scanSeconds = try await Measure.seconds { scanned = try Ours.scanLog(path: workDirectory + "/ours") }
         results["W6"] = .cost(
-            ours: oursOpen.seconds * 1000, peer: peerOpen.seconds * 1000, unit: "ms",
-            note: "median of 5 fresh processes per side, alternated (ours "
-                + oursOpens.map { String(format: "%.0f", $0.seconds * 1000) }.joined(separator: "/") + " vs "
-                + peerOpens.map { String(format: "%.0f", $0.seconds * 1000) }.joined(separator: "/") + " ms); "
+            ours: oursOpen.seconds * 1000, peers: byName(medianOpens.dropFirst().map { $0.seconds * 1000 }), unit: "ms",
+            note: "median of 5 fresh processes per side, the sides taking turns at going first ("
+                + zip(["ours"] + names, opens).map { name, opens in
+                    name + " " + opens.map { String(format: "%.0f", $0.seconds * 1000) }.joined(separator: "/")
+                }.joined(separator: ", ") + " ms); "
                 + String(
                     format: "ours: %.0f ms opening the database (key index), %.0f ms the Notes views and the fetch; reading and decompressing the whole log alone (%d records, no decoding): %.0f ms",
                     oursOpen.databaseSeconds * 1000, (oursOpen.seconds - oursOpen.databaseSeconds) * 1000, scanned, scanSeconds * 1000))
         results["W9"] = .cost(
-            ours: Double(oursOpen.rss) / Double(next), peer: Double(max(peerOpen.rss, 1)) / Double(next), unit: "bytes/record",
+            ours: Double(oursOpen.rss) / Double(next), peers: byName(medianOpens.dropFirst().map { Double(max($0.rss, 1)) / Double(next) }),
+            unit: "bytes/record",
             note: String(
                 format: "resident memory an open store adds, per live record; target ≤ 128; ours: %.0f the database (key index), %.0f the Notes views",
                 Double(oursOpen.databaseRSS) / Double(next), Double(oursOpen.rss - oursOpen.databaseRSS) / Double(next)))
         try await ours.reopen()
-        try peer.reopen()
+        for peer in peers { try peer.reopen() }
         log("W6 W9 done")
 
         // W7: warm fetch of one folder's notes, sorted.
         let rounds = 50
-        var foundOurs = 0, foundPeer = 0
+        var foundOurs = 0
+        var foundByPeers: [Int] = []
         let w7Ours = try await Measure.seconds { for round in 0..<rounds { foundOurs = try await ours.fetchFolder(round % Dataset.folderCount) } }
-        let w7Peer = try await Measure.seconds { for round in 0..<rounds { foundPeer = try await peer.fetchFolder(round % Dataset.folderCount) } }
+        let w7Peers = try await timePeers { peer in
+            var found = 0
+            for round in 0..<rounds { found = try await peer.fetchFolder(round % Dataset.folderCount) }
+            foundByPeers.append(found)
+        }
         results["W7"] = .cost(
-            ours: w7Ours * 1000 / Double(rounds), peer: w7Peer * 1000 / Double(rounds), unit: "ms",
-            note: "\(foundOurs) vs \(foundPeer) notes per folder")
+            ours: w7Ours * 1000 / Double(rounds), peers: byName(w7Peers.map { $0 * 1000 / Double(rounds) }), unit: "ms",
+            note: "notes per folder: ours \(foundOurs), " + zip(names, foundByPeers).map { "\($0) \($1)" }.joined(separator: ", "))
         log("W7 done")
 
         // W10: our encode path (record batch + LZ4 + CRC) vs liblz4 alone on the same bytes.
@@ -322,10 +352,10 @@ enum Bench {
             }
         }
         results["W10"] = .rate(
-            ours: Double(encodedBytes) / w10Ours / 1e6, peer: Double(lz4Bytes) / w10Peer / 1e6, unit: "MB/s",
+            ours: Double(encodedBytes) / w10Ours / 1e6, peers: ["liblz4": Double(lz4Bytes) / w10Peer / 1e6], unit: "MB/s",
             note: "ours: record framing + LZ4 + CRC; peer: liblz4 on the keys and values alone")
         try ours.close()
-        try peer.close()
+        for peer in peers { try peer.close() }
 
         if let note = results["W9"]?.note {
             results["W9"]?.note = note + "; peak RSS of the whole run \(Measure.status("VmHWM") >> 20) MiB"
@@ -347,7 +377,24 @@ enum Bench {
     }
 }
 
+/// What a W6/W9 child process reports: seconds and resident bytes in all, and the part of both
+/// spent opening the database alone.
+typealias ChildOpen = (seconds: Double, rss: Int, databaseSeconds: Double, databaseRSS: Int)
+
 extension Bench {
+    /// The peers a W6/W9 child process can open, by name.
+    /// Opens the existing store of the peer named `name` ("peer" is SQLite's old name here).
+    /// A switch, not a table of metatypes: calling `openExisting` (which returns `Self`) through
+    /// an `any NotesPeer.Type` crashes Swift 6.3.1's SILGen.
+    static func openExisting(_ name: String, path: String) throws -> any NotesPeer {
+        switch name {
+        case SQLitePeer.name, "peer": try SQLitePeer.openExisting(path: path)
+        case RocksDBPeer.name: try RocksDBPeer.openExisting(path: path)
+        case LMDBPeer.name: try LMDBPeer.openExisting(path: path)
+        default: throw PeerError("--open-only takes ours, \(SQLitePeer.name), \(RocksDBPeer.name) or \(LMDBPeer.name), not \(name)")
+        }
+    }
+
     /// "10.5 (15) / 7.6 (0) / …": each fetch's milliseconds and page faults, in order.
     static func fetchList(_ seconds: [Double], _ faults: [Int]) -> String {
         zip(seconds, faults).map { String(format: "%.1f (%d)", $0 * 1000, $1) }.joined(separator: " / ")

@@ -5,7 +5,8 @@ import Notes
 /// The SQLite side, as a competent developer would build it with GRDB: WAL, synchronous=FULL, a
 /// primary key on (zone, name), an index on (folder, modified), a change-sequence column.
 /// Used from one task at a time (the benchmark's sequence of workloads).
-final class Peer: @unchecked Sendable {
+final class SQLitePeer: NotesPeer, @unchecked Sendable {
+    static let name = "sqlite"
     let path: String
     var pool: DatabasePool
     /// The next change sequence number (the app's own counter, as for "changes since").
@@ -128,17 +129,31 @@ final class Peer: @unchecked Sendable {
     }
 
     /// Opens an existing database without writing anything.
-    static func openExisting(path: String) throws -> Peer {
-        Peer(path: path, pool: try open(path))
+    static func openExisting(path: String) throws -> SQLitePeer {
+        SQLitePeer(path: path, pool: try open(path))
     }
 
     func reopen() throws { pool = try Self.open(path) }
+
+    /// The database with its WAL and shared-memory files.
+    func diskBytes() -> Int {
+        ["", "-wal", "-shm"].reduce(0) { total, suffix in
+            total + ((try? FileManager.default.attributesOfItem(atPath: path + suffix)[.size] as? Int) ?? 0)
+        }
+    }
 }
 
 /// A thread-safe counter.
 final class SequenceCounter: @unchecked Sendable {
     private let lock = NSLock()
     private var next: Int64 = 0
+
+    /// Numbers on from `first` (a reopened store's last number + 1).
+    func start(at first: Int64) {
+        lock.lock()
+        defer { lock.unlock() }
+        next = first
+    }
 
     func take(_ count: Int) -> Int64 {
         lock.lock()
