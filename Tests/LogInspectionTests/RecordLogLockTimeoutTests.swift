@@ -33,7 +33,8 @@ import TestSupport
             #expect(said.contains("is open for writing elsewhere; waiting up to 120.0 s"), "\(said)")
             try database.close()
             await ChildProcess.exit(of: process)
-            #expect(process.terminationStatus == 0)
+            let rest = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            #expect(process.terminationStatus == 0, "recordlog said: \(said)\(rest)")
             #expect(FileManager.default.fileExists(atPath: store + "/snapshots/key-index.mapped"))
         }
     }
@@ -54,10 +55,12 @@ import TestSupport
         }
     }
 
-    /// Reads `handle` on a dispatch thread until the text read contains `word` or the end.
+    /// Reads `handle` on a thread of its own until the text read contains `word` or the end. Not
+    /// on a dispatch queue: in a full run, other tests' blocking waits can hold every thread of
+    /// the global queues for minutes, and the child's lock timeout ran out before this read began.
     static func readUntil(_ word: String, from handle: FileHandle) async -> String {
         await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
+            let reader = Thread {
                 var text = ""
                 while !text.contains(word) {
                     let data = handle.availableData
@@ -66,6 +69,7 @@ import TestSupport
                 }
                 continuation.resume(returning: text)
             }
+            reader.start()
         }
     }
 }

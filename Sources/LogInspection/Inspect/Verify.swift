@@ -22,16 +22,31 @@ public enum Verify {
         var report = try runOnce(target)
         // Beside a live writer, a segment may roll or grow between the listing and the reading:
         // a problem that a fresh look no longer finds was the writer at work, not damage.
+        // The second look reads each zone's durable mark before it lists the segments, so the
+        // listing holds every segment the mark covers (the first look's listing was made before
+        // its marks were read, and a roll in between looked like missing batches).
         var attempts = 0
         while !report.isClean, attempts < 3, target.isStore, StoreCheck.writerIsLive(store: target.path) == true {
             attempts += 1
+            let marks = durableMarks(of: target)
             guard let fresh = try? InspectTarget(path: target.path) else { break }
-            report = try runOnce(fresh)
+            report = try runOnce(fresh, marks: marks)
         }
         return report
     }
 
-    private static func runOnce(_ target: InspectTarget) throws -> VerifyReport {
+    /// Each zone's durable mark now, by zone name.
+    private static func durableMarks(of target: InspectTarget) -> [String: Int64] {
+        var marks: [String: Int64] = [:]
+        for zone in target.zones {
+            if let directory = zone.directory { marks[zone.name] = StoreCheck.durableOffset(store: target.path, partitionDirectory: directory) }
+        }
+        return marks
+    }
+
+    /// One look at every zone; `marks` are durable marks read before `target` listed its
+    /// segments (a zone without one reads its mark now).
+    private static func runOnce(_ target: InspectTarget, marks: [String: Int64] = [:]) throws -> VerifyReport {
         var report = VerifyReport()
         let writerLive = target.isStore && StoreCheck.writerIsLive(store: target.path) == true
         if target.isStore {
@@ -43,7 +58,7 @@ public enum Verify {
         let decodeValues = target.isStore && target.zones.contains { $0.name == EventDescription.systemPartition }
         for zone in target.zones {
             // Read before the segments: whatever they then hold, the durable part is at least this.
-            let durable = zone.directory.map { StoreCheck.durableOffset(store: target.path, partitionDirectory: $0) } ?? 0
+            let durable = marks[zone.name] ?? zone.directory.map { StoreCheck.durableOffset(store: target.path, partitionDirectory: $0) } ?? 0
             try verify(zone, durable: durable, writerLive: writerLive, decodeValues: decodeValues, into: &report)
         }
         return report
