@@ -39,8 +39,11 @@ public struct CompactionOptions: Sendable, Equatable {
         self.rollingActiveSegment = rollingActiveSegment
     }
 
-    /// Tombstones with a timestamp below this are dropped.
+    /// Tombstones with a timestamp below this are dropped. A retention of 0 drops every
+    /// tombstone, one written in this very millisecond included (measured against the clock it
+    /// would survive until the next millisecond: a compaction right after a delete kept it).
     var tombstoneCutoff: Int64 {
+        if tombstoneRetentionMilliseconds == 0 { return Int64.max }
         let clock = now ?? RecordBatchBuilder.now()
         let (cutoff, overflow) = clock.subtractingReportingOverflow(tombstoneRetentionMilliseconds)
         return overflow ? Int64.min : cutoff
