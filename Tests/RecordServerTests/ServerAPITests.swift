@@ -23,6 +23,11 @@ import Testing
         #expect(saved.zoneID == zone)
         #expect(try await remote.save(RecordZone(zoneID: zone)) == saved)
         #expect(try await remote.allRecordZones().map(\.zoneID).contains(zone))
+        let listed = try #require(try await remote.allRecordZones().first { $0.zoneID == zone })
+        let token = try #require(listed.currentChangeToken, "the server reports each zone's token")
+        _ = try await remote.modifyRecords(saving: [note("n1", "after the list")], deleting: [], savePolicy: .ifServerRecordUnchanged, atomically: true, clientChangeTokenData: nil)
+        let changes = try await remote.fetchZoneChanges(inZonesWith: [zone], configurations: [zone: ZoneChangesConfiguration(previousServerChangeToken: token)])
+        #expect(try changes[zone]?.get().changedRecords.map(\.recordID.recordName) == ["n1"])
         try await remote.deleteZone(zone)
         #expect(!(try await remote.allRecordZones().map(\.zoneID).contains(zone)))
         await #expect(throws: RecordStoreError.self) { try await remote.deleteZone(zone) }

@@ -47,6 +47,40 @@ import Testing
         #expect(try await database.allRecordZones().count == 2)
     }
 
+    @Test("a zone the store returns carries its current change token: a change fetch from it returns only what came after")
+    func zoneCarriesItsChangeToken() async throws {
+        let database = try await Database.inMemory()
+        #expect(RecordZone(zoneName: "Notes").currentChangeToken == nil, "a zone the app makes has no token")
+        let saved = try await database.save(RecordZone(zoneName: "Notes"))
+        let notes = saved.zoneID
+        var first = Record(recordType: "Note", recordID: RecordID(recordName: "before", zoneID: notes))
+        first["title"] = .string("written before the zone was fetched")
+        _ = try await database.modifyRecords(saving: [first], deleting: [])
+
+        let fetched = try await database.recordZone(for: notes)
+        let token = try #require(fetched.currentChangeToken)
+        #expect(fetched.currentChangeToken != saved.currentChangeToken, "the write moved the zone's token")
+        #expect(try await database.fetchZoneChanges(in: notes, since: token).changedRecords.isEmpty)
+        #expect(try await database.allRecordZones().first { $0.zoneID == notes } == fetched, "the list gives the same token")
+
+        var second = Record(recordType: "Note", recordID: RecordID(recordName: "after", zoneID: notes))
+        second["title"] = .string("written after")
+        _ = try await database.modifyRecords(saving: [second], deleting: [])
+        let later = try await database.fetchZoneChanges(in: notes, since: token)
+        #expect(later.changedRecords.map(\.recordID.recordName) == ["after"])
+        #expect(try await database.recordZone(for: notes).currentChangeToken == later.changeToken)
+
+        let other = try await database.save(RecordZone(zoneName: "Other"))
+        do {
+            _ = try await database.fetchZoneChanges(in: other.zoneID, since: token)
+            Issue.record("another zone's token was accepted")
+        } catch RecordStoreError.invalidArguments {}
+        _ = try await database.modifyRecords(saving: [Record(recordType: "Note", recordID: RecordID(recordName: "o", zoneID: other.zoneID))], deleting: [])
+        let resaved = try await database.save(other)
+        #expect(resaved.currentChangeToken != other.currentChangeToken, "the stale token sent back is ignored: the answer is the zone's own")
+        #expect(try await database.fetchZoneChanges(in: other.zoneID, since: resaved.currentChangeToken).changedRecords.isEmpty)
+    }
+
     @Test("several zones' changes in one call: each its own token, limit and desired keys, moreComing per zone")
     func severalZonesChanges() async throws {
         let database = try await Database.inMemory()

@@ -112,7 +112,7 @@ extension Database {
     }
 
     /// A zone token at `offset`.
-    private func zoneToken(for zone: ZoneState, at offset: Int64) -> ServerChangeToken {
+    func zoneToken(for zone: ZoneState, at offset: Int64) -> ServerChangeToken {
         TokenContent.zone(.init(zoneName: zone.zoneID.zoneName, position: ZonePosition(incarnation: zone.incarnation, offset: offset)))
             .encode(storeID: storeID)
     }
