@@ -4,12 +4,15 @@
 /// Equality looks a value up in `names`; an ordered walk goes through `sortedValues` (kept sorted
 /// by binary-search insertion and removal, so each change costs one search and one shift of the
 /// value array, never a sort). `valueOfName` lets a delete or update unlink a record without
-/// reading its old version from the log.
+/// reading its old version from the log. `stringsOfFolded` answers CloudKit's case-insensitive
+/// `==` on a string with one lookup: each folded text (compared byte for byte, as the predicate
+/// compares it without an index) to the distinct strings that fold to it.
 struct FieldIndex: Sendable {
     let key: String
     private(set) var names: [OrderedValue: Set<String>] = [:]
     private(set) var sortedValues: [OrderedValue] = []
     private(set) var valueOfName: [String: OrderedValue] = [:]
+    private(set) var stringsOfFolded: [ByteString: [OrderedValue]] = [:]
 
     init(key: String) { self.key = key }
 
@@ -23,6 +26,7 @@ struct FieldIndex: Sendable {
             valueOfName[entry.name] = entry.value
         }
         sortedValues = names.keys.sorted()
+        for value in sortedValues { addFolded(value) }
     }
 
     /// Files `name` under its record's value at `key`, moving it from its old value if it had one.
@@ -36,6 +40,7 @@ struct FieldIndex: Sendable {
         if names[value]?.insert(name) == nil {
             names[value] = [name]
             sortedValues.insert(value, at: lowerBound(of: value))
+            addFolded(value)
         }
     }
 
@@ -47,7 +52,22 @@ struct FieldIndex: Sendable {
             names[value] = nil
             let index = lowerBound(of: value)
             if index < sortedValues.count, sortedValues[index] == value { sortedValues.remove(at: index) }
+            removeFolded(value)
         }
+    }
+
+    /// Files a new distinct string value under its folded text.
+    private mutating func addFolded(_ value: OrderedValue) {
+        guard case .string(let text) = value else { return }
+        stringsOfFolded[ByteString(CompiledPredicate.fold(text.value)), default: []].append(value)
+    }
+
+    /// Unfiles a distinct string value no record holds any more.
+    private mutating func removeFolded(_ value: OrderedValue) {
+        guard case .string(let text) = value else { return }
+        let folded = ByteString(CompiledPredicate.fold(text.value))
+        stringsOfFolded[folded]?.removeAll { $0 == value }
+        if stringsOfFolded[folded]?.isEmpty == true { stringsOfFolded[folded] = nil }
     }
 
     /// The first index of `sortedValues` whose value is not less than `value`.
@@ -67,12 +87,11 @@ struct FieldIndex: Sendable {
     }
 
     /// The names of the records holding a string that folds to `folded` (case-insensitive
-    /// equality): the strings are one run of `sortedValues`, each compared once.
+    /// equality): one lookup, then the few distinct strings that fold to it.
     func names(holdingTextFoldedTo folded: String) -> Set<String> {
         var result = Set<String>()
-        for value in sortedValues[lowerBound(of: .string(ByteString("")))...] {
-            guard case .string(let text) = value else { break }
-            if CompiledPredicate.fold(text.value).hasSameUTF8(as: folded), let holding = names[value] { result.formUnion(holding) }
+        for value in stringsOfFolded[ByteString(folded)] ?? [] {
+            if let holding = names[value] { result.formUnion(holding) }
         }
         return result
     }
