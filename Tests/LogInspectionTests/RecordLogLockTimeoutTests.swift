@@ -48,7 +48,7 @@ import TestSupport
             let before = try FileManager.default.subpathsOfDirectory(atPath: store).sorted()
             let clock = ContinuousClock()
             let start = clock.now
-            let outcome = try await ChildProcess.finish(binary, [command, store, "--lock-timeout", "0.5"])
+            let outcome = try await ChildProcess.run(binary, [command, store, "--lock-timeout", "0.5"])
             let waited = clock.now - start
             #expect(outcome.status == 3)
             #expect(outcome.errorText.contains("recordlog: the store at \(store) is open for writing by another process"), "\(outcome.errorText)")

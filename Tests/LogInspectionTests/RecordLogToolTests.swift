@@ -7,9 +7,9 @@ import TestSupport
 /// The built `recordlog` administration tool, run on copies of the fixtures: compact, repair,
 /// checkpoint, and what `log-inspect summary` then shows.
 @Suite struct RecordLogToolTests {
-    private func run(_ tool: String, _ arguments: [String]) throws -> ChildProcess.Outcome {
+    private func run(_ tool: String, _ arguments: [String]) async throws -> ChildProcess.Outcome {
         let binary = try #require(ChildProcess.builtExecutable(tool), "build \(tool) first (swift build --build-tests)")
-        return try ChildProcess.run(binary, arguments)
+        return try await ChildProcess.run(binary, arguments)
     }
 
     /// Runs `body` with a fresh copy of the fixture store at `fixture`.
@@ -27,25 +27,25 @@ import TestSupport
     @Test("recordlog compact shrinks the notes store, which then verifies clean and lists the same notes")
     func compact() async throws {
         try await withCopy(of: InspectFixtures.notesStore) { store in
-            let before = try run("notes", ["--store", store, "list", "--json"])
+            let before = try await run("notes", ["--store", store, "list", "--json"])
             #expect(before.status == 0)
-            let compacted = try run("recordlog", ["compact", store, "--retain", "0", "--json"])
+            let compacted = try await run("recordlog", ["compact", store, "--retain", "0", "--json"])
             #expect(compacted.status == 0, "\(compacted.errorText)")
             let zones = try #require(try json(compacted)["zones"] as? [[String: Any]])
             let notes = try #require(zones.first { $0["zone"] as? String == "Notes" })
             #expect((notes["recordsRemoved"] as? Int ?? 0) > 0)
             #expect((notes["bytesAfter"] as? Int ?? .max) < (notes["bytesBefore"] as? Int ?? 0))
 
-            #expect(try run("log-inspect", ["verify", store]).status == 0)
-            let summary = try run("log-inspect", ["summary", store, "--json"])
+            #expect(try await run("log-inspect", ["verify", store]).status == 0)
+            let summary = try await run("log-inspect", ["summary", store, "--json"])
             let summaryZones = try #require(try json(summary)["zones"] as? [[String: Any]])
             let compaction = try #require(summaryZones.first { $0["name"] as? String == "Notes" }?["compaction"] as? [String: Any])
             #expect((compaction["gaps"] as? Int ?? 0) > 0)
             #expect(compaction["logStartOffset"] as? Int != nil && compaction["dirtyRatio"] as? Double != nil)
             #expect(compaction["expiryOffset"] as? Int ?? 0 > 0, "the store's deletes were dropped")
-            #expect(try run("log-inspect", ["summary", store]).outputText.contains("compaction: log start"))
+            #expect(try await run("log-inspect", ["summary", store]).outputText.contains("compaction: log start"))
 
-            let after = try run("notes", ["--store", store, "list", "--json"])
+            let after = try await run("notes", ["--store", store, "list", "--json"])
             #expect(after.outputText == before.outputText)
         }
     }
@@ -56,7 +56,7 @@ import TestSupport
             try await withCopy(of: InspectFixtures.flippedStore) { inProcess in
                 let expected = try Log.repair(directory: inProcess)
                 let repair = try #require(expected.repairs.first)
-                let outcome = try run("recordlog", ["repair", byTool, "--json"])
+                let outcome = try await run("recordlog", ["repair", byTool, "--json"])
                 #expect(outcome.status == 0, "\(outcome.errorText)")
                 let repairs = try #require(try json(outcome)["repairs"] as? [[String: Any]])
                 #expect(repairs.count == expected.repairs.count)
@@ -72,8 +72,8 @@ import TestSupport
                     #expect(FileManager.default.contents(atPath: mine) == FileManager.default.contents(atPath: theirs))
                 }
                 // Both stores are now the same, and sound.
-                #expect(try run("log-inspect", ["verify", byTool]).status == 0)
-                #expect(try run("recordlog", ["repair", byTool]).outputText.contains("nothing to repair"))
+                #expect(try await run("log-inspect", ["verify", byTool]).status == 0)
+                #expect(try await run("recordlog", ["repair", byTool]).outputText.contains("nothing to repair"))
             }
         }
     }
@@ -81,7 +81,7 @@ import TestSupport
     @Test("recordlog checkpoint writes the key index, so the next open replays nothing")
     func checkpoint() async throws {
         try await withCopy(of: InspectFixtures.notesStore) { store in
-            let outcome = try run("recordlog", ["checkpoint", store, "--json"])
+            let outcome = try await run("recordlog", ["checkpoint", store, "--json"])
             #expect(outcome.status == 0, "\(outcome.errorText)")
             #expect(FileManager.default.fileExists(atPath: store + "/snapshots/key-index.mapped"))
             let database = try await Database(directory: store)
@@ -91,21 +91,21 @@ import TestSupport
     }
 
     @Test("recordlog --help teaches: every command, examples, exit statuses; a bad store fails with status 3")
-    func help() throws {
-        let help = try run("recordlog", ["--help"]).outputText
+    func help() async throws {
+        let help = try await run("recordlog", ["--help"]).outputText
         for word in ["compact", "repair", "checkpoint", "Examples", "Exit status"] { #expect(help.contains(word)) }
-        #expect(try run("recordlog", ["compact", "/nonexistent/store"]).status == 3)
+        #expect(try await run("recordlog", ["compact", "/nonexistent/store"]).status == 3)
     }
 }
 
 extension RecordLogToolTests {
     @Test("recordlog refuses a directory that is not a store, and creates nothing in it")
-    func notAStore() throws {
+    func notAStore() async throws {
         let empty = FileManager.default.temporaryDirectory.appendingPathComponent("recordlog-empty-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: empty) }
         for command in ["compact", "checkpoint"] {
-            let outcome = try run("recordlog", [command, empty])
+            let outcome = try await run("recordlog", [command, empty])
             #expect(outcome.status == 3 && outcome.errorText.contains("not a RecordLog store"))
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: empty).isEmpty)

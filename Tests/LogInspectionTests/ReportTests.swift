@@ -39,7 +39,7 @@ import TestSupport
     }
 
     @Test("a torn tail and a flipped bit are named with their file, position and offset")
-    func damageIsLocated() throws {
+    func damageIsLocated() async throws {
         let torn = try Self.page(InspectFixtures.tornStore).html
         #expect(torn.contains(
             "<li class=\"problem error\">error tornTail in <code>zones/Notes/00000000000000000000.log</code> at position 3100, offset 15:"))
@@ -51,7 +51,7 @@ import TestSupport
     }
 
     @Test("each zone has its charts, each with axes and a caption")
-    func chartsPresent() throws {
+    func chartsPresent() async throws {
         let html = try Self.page(InspectFixtures.notesStore).html
         for chart in ["timeline", "batch-sizes", "bytes", "segments", "by-event", "by-type"] {
             #expect(html.contains("<figure class=\"chart\" data-chart=\"\(chart)\" data-zone=\"Notes\">"), "\(chart)")
@@ -70,7 +70,7 @@ import TestSupport
     }
 
     @Test("the tables list the most rewritten keys and the largest records, largest first")
-    func tables() throws {
+    func tables() async throws {
         let report = try StoreReport(InspectTarget(path: InspectFixtures.notesStore))
         let notes = try #require(report.zones.first { $0.name == "Notes" })
         #expect(!notes.mostRewritten.isEmpty)
@@ -97,12 +97,12 @@ import TestSupport
     }
 
     @Test("the same store gives the same page")
-    func deterministic() throws {
+    func deterministic() async throws {
         #expect(try Self.page(InspectFixtures.notesStore).html == Self.page(InspectFixtures.notesStore).html)
     }
 
     @Test("text shown in the page is escaped")
-    func escaping() throws {
+    func escaping() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("report-<b>&\"-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -114,7 +114,7 @@ import TestSupport
     }
 
     @Test("a timeline bins every commit, whatever the range")
-    func timelineBins() throws {
+    func timelineBins() async throws {
         let report = try StoreReport(InspectTarget(path: InspectFixtures.notesStore))
         let html = ReportPage(report).html()
         let timeline = try #require(html.components(separatedBy: "data-chart=\"timeline\" data-zone=\"Notes\"").last)
@@ -125,17 +125,17 @@ import TestSupport
     }
 
     @Test("the command writes the page and says what it found")
-    func command() throws {
+    func command() async throws {
         let executable = try #require(ChildProcess.builtExecutable("log-inspect"))
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("report-\(UUID().uuidString).html").path
         defer { try? FileManager.default.removeItem(atPath: out) }
-        let outcome = try ChildProcess.run(executable, ["report", InspectFixtures.tornStore, "--out", out])
+        let outcome = try await ChildProcess.run(executable, ["report", InspectFixtures.tornStore, "--out", out])
         #expect(outcome.status == 0)
         #expect(outcome.outputText.contains("tornTail"))
         let html = try String(contentsOfFile: out, encoding: .utf8)
         #expect(html.contains("data-status=\"tornTail\""))
         #expect(outcome.errorText.isEmpty, "no progress bar when standard error is not a terminal")
-        let refused = try ChildProcess.run(executable, ["report", InspectFixtures.notesStore, "--out", "/nonexistent-dir/r.html"])
+        let refused = try await ChildProcess.run(executable, ["report", InspectFixtures.notesStore, "--out", "/nonexistent-dir/r.html"])
         #expect(refused.status == 3)
     }
 
@@ -143,7 +143,7 @@ import TestSupport
     /// Runs where a browser is installed (`.ci/run` installs Debian's `chromium` and sets
     /// RECORDLOG_REQUIRE_CHROMIUM, so that CI cannot skip it silently).
     @Test("the page renders in headless Chromium")
-    func rendersInChromium() throws {
+    func rendersInChromium() async throws {
         let browser = ["chromium", "chromium-browser", "google-chrome"].lazy.compactMap(Self.onPath).first
         guard let browser else {
             let required = ProcessInfo.processInfo.environment["RECORDLOG_REQUIRE_CHROMIUM"] == "1"
@@ -155,7 +155,7 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: directory) }
         let page = directory.appendingPathComponent("report.html"), picture = directory.appendingPathComponent("report.png")
         try Self.page(InspectFixtures.flippedStore).html.write(to: page, atomically: true, encoding: .utf8)
-        let outcome = try ChildProcess.run(URL(fileURLWithPath: browser), [
+        let outcome = try await ChildProcess.run(URL(fileURLWithPath: browser), [
             "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--window-size=820,1600",
             "--user-data-dir=" + directory.appendingPathComponent("profile").path,
             "--screenshot=" + picture.path, page.absoluteString,

@@ -5,12 +5,12 @@ import TestSupport
 
 /// log-inspect and log-replay read TIME alike: the same help, the same meaning, the same refusal.
 @Suite struct TimeArgumentToolTests {
-    private func run(_ tool: String, _ arguments: [String]) throws -> ChildProcess.Outcome {
+    private func run(_ tool: String, _ arguments: [String]) async throws -> ChildProcess.Outcome {
         guard let binary = ChildProcess.builtExecutable(tool) else {
             Issue.record("build \(tool) first (swift build --build-tests)")
             throw CocoaError(.fileNoSuchFile)
         }
-        return try ChildProcess.run(binary, arguments)
+        return try await ChildProcess.run(binary, arguments)
     }
 
     /// Text with every run of white space made one space, as help is wrapped to the terminal.
@@ -23,8 +23,8 @@ import TestSupport
         ("log-replay", ["--help"]), ("log-replay", ["state", "--help"]), ("log-replay", ["notes", "--help"]),
         ("log-replay", ["export", "--help"]),
     ])
-    func help(tool: String, arguments: [String]) throws {
-        let outcome = try run(tool, arguments)
+    func help(tool: String, arguments: [String]) async throws {
+        let outcome = try await run(tool, arguments)
         #expect(outcome.status == 0)
         #expect(unwrapped(outcome.outputText).contains(unwrapped(TimeArgument.forms)), "\(tool) \(arguments)")
         #expect(outcome.outputText.contains("TIME"))
@@ -36,8 +36,8 @@ import TestSupport
         ("log-replay", ["state", InspectFixtures.notesStore, "--at", "yesterday"], "--at"),
         ("log-replay", ["notes", InspectFixtures.notesStore, "--at", "2024-05-01T12:00:00"], "--at"),
     ])
-    func refusal(tool: String, arguments: [String], option: String) throws {
-        let outcome = try run(tool, arguments)
+    func refusal(tool: String, arguments: [String], option: String) async throws {
+        let outcome = try await run(tool, arguments)
         #expect(outcome.status == 64)
         #expect(outcome.outputText.isEmpty)
         let errors = unwrapped(outcome.errorText)
@@ -46,7 +46,7 @@ import TestSupport
     }
 
     @Test("an instant given as milliseconds, as ISO 8601 in another zone, or as its date, selects the same events in both tools")
-    func sameMeaning() throws {
+    func sameMeaning() async throws {
         let timestamps = try InspectFixtures.dumpLines(InspectFixtures.notesStore, filter: DumpFilter(zone: "Notes"))
             .compactMap { line in
                 (try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["timestamp"] as? Int64
@@ -57,8 +57,8 @@ import TestSupport
         #expect(try TimeArgument(iso).milliseconds == middle)
 
         for (tool, command, option) in [("log-inspect", ["dump", InspectFixtures.notesStore, "--zone", "Notes"], "--until"), ("log-replay", ["notes", InspectFixtures.notesStore], "--at")] {
-            let byMilliseconds = try run(tool, command + [option, String(middle)])
-            let byISO8601 = try run(tool, command + [option, iso])
+            let byMilliseconds = try await run(tool, command + [option, String(middle)])
+            let byISO8601 = try await run(tool, command + [option, iso])
             #expect(byMilliseconds.status == 0 && byISO8601.status == 0, "\(tool): \(byISO8601.errorText)")
             #expect(byISO8601.outputText == byMilliseconds.outputText, "\(tool)")
             #expect(!byISO8601.outputText.isEmpty)
@@ -66,8 +66,8 @@ import TestSupport
         let date = String(Timestamp.iso8601(milliseconds: middle).prefix(10))
         let midnight = try TimeArgument(date).milliseconds
         #expect(midnight % 86_400_000 == 0 && midnight <= middle && middle - midnight < 86_400_000)
-        let sinceDate = try run("log-inspect", ["dump", InspectFixtures.notesStore, "--zone", "Notes", "--since", date])
-        let sinceMidnight = try run("log-inspect", ["dump", InspectFixtures.notesStore, "--zone", "Notes", "--since", String(midnight)])
+        let sinceDate = try await run("log-inspect", ["dump", InspectFixtures.notesStore, "--zone", "Notes", "--since", date])
+        let sinceMidnight = try await run("log-inspect", ["dump", InspectFixtures.notesStore, "--zone", "Notes", "--since", String(midnight)])
         #expect(sinceDate.status == 0 && sinceDate.outputText == sinceMidnight.outputText)
     }
 }

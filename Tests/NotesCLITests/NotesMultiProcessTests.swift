@@ -19,24 +19,24 @@ import TestSupport
     }
 
     @Test("any first command on a fresh store shows My Notes", arguments: [["folders"], ["list"], ["add-folder", "Work"]])
-    func firstCommandShowsMyNotes(_ command: [String]) throws {
-        try NotesCLITests.withStore { store in
-            let first = try NotesCLITests.run(["--store", store] + command)
+    func firstCommandShowsMyNotes(_ command: [String]) async throws {
+        try await NotesCLITests.withStore { store in
+            let first = try await NotesCLITests.run(["--store", store] + command)
             #expect(first.status == 0, "\(first.errors)")
             if command == ["folders"] { #expect(first.output.hasPrefix("My Notes\t0 notes")) }
-            let folders = try NotesCLITests.run(["--store", store, "folders"])
+            let folders = try await NotesCLITests.run(["--store", store, "folders"])
             #expect(folders.output.split(separator: "\n").contains { $0.hasPrefix("My Notes\t") })
         }
     }
 
     @Test("list without --folder lists every note, oldest first across folders, with its folder")
-    func listMergesFoldersOldestFirst() throws {
-        try NotesCLITests.withStore { store in
-            #expect(try NotesCLITests.run(["--store", store, "add", "one"]).status == 0)
-            #expect(try NotesCLITests.run(["--store", store, "add-folder", "Work"]).status == 0)
-            #expect(try NotesCLITests.run(["--store", store, "add", "--folder", "Work", "two"]).status == 0)
-            #expect(try NotesCLITests.run(["--store", store, "add", "three"]).status == 0)
-            let lines = try NotesCLITests.run(["--store", store, "list"]).output.split(separator: "\n")
+    func listMergesFoldersOldestFirst() async throws {
+        try await NotesCLITests.withStore { store in
+            #expect(try await NotesCLITests.run(["--store", store, "add", "one"]).status == 0)
+            #expect(try await NotesCLITests.run(["--store", store, "add-folder", "Work"]).status == 0)
+            #expect(try await NotesCLITests.run(["--store", store, "add", "--folder", "Work", "two"]).status == 0)
+            #expect(try await NotesCLITests.run(["--store", store, "add", "three"]).status == 0)
+            let lines = try await NotesCLITests.run(["--store", store, "list"]).output.split(separator: "\n")
             let shown = lines.map { $0.split(separator: "\t").dropFirst().joined(separator: " ") }
             #expect(shown == ["My Notes one", "Work two", "My Notes three"])
         }
@@ -47,14 +47,14 @@ import TestSupport
         let store = FileManager.default.temporaryDirectory.appendingPathComponent("notes-open-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: store) }
         let executable = try Self.notes()
-        #expect(try await ChildProcess.finish(executable, ["--store", store, "add", "Buy milk"]).status == 0)
+        #expect(try await ChildProcess.run(executable, ["--store", store, "add", "Buy milk"]).status == 0)
         let writer = try await Database(directory: store)  // holds the lock throughout
-        let list = try await ChildProcess.finish(executable, ["--store", store, "list"])
+        let list = try await ChildProcess.run(executable, ["--store", store, "list"])
         #expect(list.status == 0, "\(list.errorText)")
         #expect(list.outputText.contains("Buy milk"))
-        #expect(try await ChildProcess.finish(executable, ["--store", store, "folders"]).status == 0)
+        #expect(try await ChildProcess.run(executable, ["--store", store, "folders"]).status == 0)
         if let inspect = ChildProcess.builtExecutable("log-inspect") {
-            let summary = try await ChildProcess.finish(inspect, ["summary", store])
+            let summary = try await ChildProcess.run(inspect, ["summary", store])
             #expect(summary.status == 0, "\(summary.errorText)")
         }
         try writer.close()
@@ -68,7 +68,7 @@ import TestSupport
         let writers = try (0..<8).map { try ChildProcess.start(executable, ["--store", store, "add", "note \($0)"]) }
         for writer in writers { await ChildProcess.exit(of: writer) }
         #expect(writers.map(\.terminationStatus) == Array(repeating: 0, count: 8))
-        let listed = try await ChildProcess.finish(executable, ["--store", store, "list"])
+        let listed = try await ChildProcess.run(executable, ["--store", store, "list"])
         #expect(listed.status == 0, "\(listed.errorText)")
         let titles = Set(listed.outputText.split(separator: "\n").compactMap { $0.split(separator: "\t").last.map(String.init) })
         #expect(titles == Set((0..<8).map { "note \($0)" }))
@@ -79,7 +79,7 @@ import TestSupport
         let executable = try Self.notes()
         let store = FileManager.default.temporaryDirectory.appendingPathComponent("notes-readers-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: store) }
-        #expect(try await ChildProcess.finish(executable, ["--store", store, "add", "first"]).status == 0)
+        #expect(try await ChildProcess.run(executable, ["--store", store, "add", "first"]).status == 0)
         // The subscription is the writer's to save; the reader finds it in the store.
         let writer = try await Database(directory: store)
         try await writer.save(Subscription(id: "notes", kind: .zone(RecordNotesManager.zone)))
@@ -94,14 +94,12 @@ import TestSupport
         let total = 10
         let acknowledged = Mutex(0)
         let failures = Mutex<[String]>([])
-        let done = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
+        let writers = Task {
             for index in 0..<total {
-                let outcome = try? ChildProcess.run(executable, ["--store", store, "add", "note \(index)"])
+                let outcome = try? await ChildProcess.run(executable, ["--store", store, "add", "note \(index)"])
                 if outcome?.status != 0 { failures.withLock { $0.append(outcome?.errorText ?? "did not start") } }
                 acknowledged.withLock { $0 += 1 }
             }
-            done.signal()
         }
         var looks = 0
         while acknowledged.withLock({ $0 }) < total {
@@ -114,13 +112,7 @@ import TestSupport
             looks += 1
             try await Task.sleep(for: .milliseconds(3))  // pacing the looks, not timing them
         }
-        // Waited for on a dispatch thread: no cooperative thread blocks.
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                done.wait()
-                continuation.resume()
-            }
-        }
+        await writers.value
         #expect(failures.withLock { $0 }.isEmpty)
         #expect(looks > 0)
         try await reader.refresh()

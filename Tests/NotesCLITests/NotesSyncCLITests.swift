@@ -10,11 +10,11 @@ import TestSupport
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("notes-sync-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
         let (a, b, hub) = (root.appendingPathComponent("a").path, root.appendingPathComponent("b").path, root.appendingPathComponent("hub").path)
-        // Each child is waited for off the cooperative pool (ChildProcess.finish), which a
+        // Each child is waited for off the cooperative pool (ChildProcess.run), which a
         // synchronous wait would hold for the whole test.
         func notes(_ arguments: String...) async throws -> NotesCLITests.Run {
             let executable = try #require(ChildProcess.builtExecutable("notes"), "the notes executable must be built with the tests")
-            let outcome = try await ChildProcess.finish(executable, Array(arguments))
+            let outcome = try await ChildProcess.run(executable, Array(arguments))
             let run = NotesCLITests.Run(status: outcome.status, output: outcome.outputText, errors: outcome.errorText)
             #expect(run.status == 0, "notes \(arguments.joined(separator: " ")): \(run.errors)")
             return run

@@ -30,7 +30,7 @@ import TestSupport
         let child = try #require(ChildProcess.builtExecutable("compaction-crash-child"), "build the package first")
         try await withStorePath { store in
             try await makeStore(at: store, options: Self.options, events: Self.events, batchSize: 5)
-            let outcome = try ChildProcess.run(child, [store, "Notes", step.rawValue, String(occurrence), String(Self.options.segmentBytes)])
+            let outcome = try await ChildProcess.run(child, [store, "Notes", step.rawValue, String(occurrence), String(Self.options.segmentBytes)])
             // Killed by SIGKILL at the step (a process killed by a signal reports the signal).
             #expect(outcome.status == SIGKILL, "the child did not stop at \(step) #\(occurrence): \(outcome.errorText)")
 
@@ -51,7 +51,7 @@ import TestSupport
         let child = try #require(ChildProcess.builtExecutable("compaction-crash-child"), "build the package first")
         try await withStorePath { store in
             try await makeStore(at: store, options: Self.options, events: Self.events, batchSize: 5)
-            let outcome = try ChildProcess.run(child, [store, "Notes", "none", "1", String(Self.options.segmentBytes)])
+            let outcome = try await ChildProcess.run(child, [store, "Notes", "none", "1", String(Self.options.segmentBytes)])
             #expect(outcome.status == 0, "\(outcome.errorText)")
             let log = try Log(directory: store, options: Self.options)
             #expect(log.recoveryReport.isClean)

@@ -149,9 +149,7 @@ import TestSupport
 
     @Test(
         "kafka-python reads compacted segments, every CRC valid",
-        .enabled(
-            if: KafkaPythonInteropTests.kafkaPythonRequired || KafkaPythonInteropTests.kafkaPythonAvailable,
-            "needs python3 with kafka-python (Tools/fixtures/requirements.txt)"))
+        KafkaPythonInteropTests.needsKafkaPython)
     func kafkaPythonReadsCompactedSegments() async throws {
         try await withStorePath { store in
             let events = Self.rewrites(900, keys: 25)
@@ -162,7 +160,7 @@ import TestSupport
             let ours = try partition.records(from: 0).map(KafkaPythonInteropTests.expected)
             try log.close()
             let script = repositoryRoot.appendingPathComponent("Tools/fixtures/kafka-python-verify.py").path
-            let result = try KafkaPythonInteropTests.run(["python3", script, store + "/zones"])
+            let result = try await KafkaPythonInteropTests.run(["python3", script, store + "/zones"])
             #expect(result.status == 0, "\(String(decoding: result.stderr, as: UTF8.self))")
             let lines = String(decoding: result.stdout, as: UTF8.self).split(separator: "\n")
             let records = try lines.dropLast().map {

@@ -147,7 +147,7 @@ import TestSupport
             #expect(try follower?.partition(named: "demo").endOffset == end)
 
             // The next writer recovers the killed one's store and goes on.
-            let next = try await ChildProcess.finish(demo, ["--store", store, "--events", "5", "--batch-size", "5", "--lock-timeout", "10"])
+            let next = try await ChildProcess.run(demo, ["--store", store, "--events", "5", "--batch-size", "5", "--lock-timeout", "10"])
             #expect(next.status == 0, "\(next.errorText)")
             #expect(try reader.refresh())
             let grown = try reader.partition(named: "demo")

@@ -14,7 +14,7 @@ import TestSupport
         let options = CompactionCrashTests.options
         try await withStorePath { store in
             try await makeStore(at: store, options: options, events: CompactionCrashTests.events, batchSize: 5)
-            let outcome = try ChildProcess.run(child, [store, "Notes", step.rawValue, String(occurrence), String(options.segmentBytes)])
+            let outcome = try await ChildProcess.run(child, [store, "Notes", step.rawValue, String(occurrence), String(options.segmentBytes)])
             #expect(outcome.status == SIGKILL, "the child did not stop at \(step) #\(occurrence): \(outcome.errorText)")
             let swapsLeft = Self.files(under: store, endingWith: SegmentName.swapSuffix)
 
@@ -41,7 +41,7 @@ import TestSupport
         let options = CompactionCrashTests.options
         try await withStorePath { store in
             try await makeStore(at: store, options: options, events: CompactionCrashTests.events, batchSize: 5)
-            let outcome = try ChildProcess.run(
+            let outcome = try await ChildProcess.run(
                 child, [store, "Notes", CompactionStep.swapReady.rawValue, "1", String(options.segmentBytes)])
             #expect(outcome.status == SIGKILL)
             let swap = try #require(Self.files(under: store, endingWith: SegmentName.swapSuffix).first)

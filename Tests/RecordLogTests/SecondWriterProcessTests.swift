@@ -15,8 +15,8 @@ import TestSupport
         return executable
     }
 
-    private func runDemo(store: String, lockTimeout: String = "0") throws -> ChildProcess.Outcome {
-        try ChildProcess.run(demo(), ["--store", store, "--events", "5", "--lock-timeout", lockTimeout])
+    private func runDemo(store: String, lockTimeout: String = "0") async throws -> ChildProcess.Outcome {
+        try await ChildProcess.run(demo(), ["--store", store, "--events", "5", "--lock-timeout", lockTimeout])
     }
 
     private func temporaryStore() -> String {
@@ -36,14 +36,14 @@ import TestSupport
             batch.append(key: "a", value: [1])
             _ = try await zone.append(batch)
 
-            let refused = try runDemo(store: directory)
+            let refused = try await runDemo(store: directory)
             #expect(refused.status != 0)
             #expect(refused.errorText.contains("open for writing by another process"))
             #expect(zone.endOffset == 1)
             try log.close()
         }
 
-        let admitted = try runDemo(store: directory)
+        let admitted = try await runDemo(store: directory)
         #expect(admitted.status == 0)
         let reader = try Log(directory: directory, options: LogOptions(readOnly: true))
         #expect(try reader.partition(named: "demo").endOffset == 6)
@@ -70,7 +70,7 @@ import TestSupport
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let log = try Log(directory: directory, options: LogOptions(durability: .noSyncUnsafe))
         let zone = try log.createPartition(named: "demo")
-        let refused = try await ChildProcess.finish(demo(), ["--store", directory, "--events", "5", "--lock-timeout", "0.2"])
+        let refused = try await ChildProcess.run(demo(), ["--store", directory, "--events", "5", "--lock-timeout", "0.2"])
         #expect(refused.status != 0)
         #expect(refused.errorText.contains("open for writing by another process"))
         #expect(zone.endOffset == 0)

@@ -7,11 +7,7 @@ import Testing
 @Suite struct NotesServerSyncTests {
     static func notes(_ arguments: [String], environment: [String: String] = [:]) async throws -> ChildProcess.Outcome {
         let executable = try #require(ChildProcess.builtExecutable("notes"), "the notes executable is built with the tests")
-        return try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(with: Result { try ChildProcess.run(executable, arguments, environment: environment) })
-            }
-        }
+        return try await ChildProcess.run(executable, arguments, environment: environment)
     }
 
     /// Every file under `directory` with its bytes: equal snapshots mean nothing was written.

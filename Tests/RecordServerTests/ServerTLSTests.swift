@@ -15,7 +15,7 @@ import Testing
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let (certificate, key) = (directory + "/cert.pem", directory + "/key.pem")
-        let made = try ChildProcess.run(program: [
+        let made = try await ChildProcess.run(program: [
             "openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-subj", "/CN=127.0.0.1",
             "-addext", "subjectAltName=IP:127.0.0.1", "-days", "1", "-keyout", key, "-out", certificate,
         ])

@@ -69,7 +69,7 @@ struct SyncCrashTests {
         let child = try #require(ChildProcess.builtExecutable("sync-crash-child"), "build the package first")
         try await withStores { device, remote in
             try await makeSyncedDevice(device, remote: remote)
-            let outcome = try await ChildProcess.finish(child, ["save", device, "25"])
+            let outcome = try await ChildProcess.run(child, ["save", device, "25"])
             #expect(outcome.status == SIGKILL, "\(outcome.outputText) \(outcome.errorText)")
             let saved = outcome.outputText.split(separator: "\n").filter { $0.hasPrefix("saved ") }.count
             #expect(saved == 25)
@@ -106,7 +106,7 @@ struct SyncCrashTests {
             try await local.delete(RecordID(recordName: "old", zoneID: Self.zone))
             try local.close()
 
-            let outcome = try await ChildProcess.finish(child, ["send", device, remote, step.rawValue])
+            let outcome = try await ChildProcess.run(child, ["send", device, remote, step.rawValue])
             #expect(outcome.status == SIGKILL, "the child did not die at \(step): \(outcome.outputText) \(outcome.errorText)")
             try await finishAndCompare(device, remote)
             let events = try remoteEvents(remote)

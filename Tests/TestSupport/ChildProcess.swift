@@ -23,9 +23,17 @@ public enum ChildProcess {
         return nil
     }
 
-    /// Runs `executable` to completion. Standard error goes to a file, so a child that writes a
-    /// lot to both streams cannot block on a full pipe.
-    public static func run(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) throws -> Outcome {
+    /// Runs `executable` to completion on a thread of its own, suspending the calling task: a test
+    /// that waits for a child holds none of the few cooperative threads (two on a two-core
+    /// machine) that every other test running in parallel needs — nor a thread of the global
+    /// dispatch queue, which a full run's other waits can starve. Standard error goes to a file,
+    /// so a child that writes a lot to both streams cannot block on a full pipe.
+    public static func run(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) async throws -> Outcome {
+        try await onThreadOfItsOwn { try runBlocking(executable, arguments, environment: environment) }
+    }
+
+    /// Runs `executable` to completion, blocking the calling thread.
+    private static func runBlocking(_ executable: URL, _ arguments: [String], environment: [String: String]) throws -> Outcome {
         let errorsFile = FileManager.default.temporaryDirectory.appendingPathComponent("child-stderr-\(UUID().uuidString)")
         guard FileManager.default.createFile(atPath: errorsFile.path, contents: nil) else { throw CocoaError(.fileWriteUnknown) }
         defer { try? FileManager.default.removeItem(at: errorsFile) }
@@ -60,28 +68,35 @@ public enum ChildProcess {
         return process
     }
 
-    /// Runs `executable` to completion on a dispatch thread, suspending the calling task: an async
-    /// test that waits for a child this way holds none of the few cooperative threads that every
-    /// other test running in parallel needs.
-    public static func finish(_ executable: URL, _ arguments: [String]) async throws -> Outcome {
+    /// Waits for a started child to exit on a thread of its own, suspending the calling task (see
+    /// ``run(_:_:environment:)``).
+    public static func exit(of process: Process) async {
+        await onThreadOfItsOwn { process.waitUntilExit() }
+    }
+
+    /// Runs `work`, which blocks, on a new thread and suspends the caller until it is done.
+    private static func onThreadOfItsOwn<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {
         try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(with: Result { try run(executable, arguments) }) }
+            let thread = Thread { continuation.resume(with: Result { try work() }) }
+            thread.name = "ChildProcess wait"
+            thread.start()
         }
     }
 
-    /// Waits for a started child to exit on a dispatch thread, suspending the calling task (see
-    /// ``finish(_:_:)``).
-    public static func exit(of process: Process) async {
+    /// Runs `work`, which blocks and cannot fail, on a new thread (see above).
+    private static func onThreadOfItsOwn(_ work: @escaping @Sendable () -> Void) async {
         await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                process.waitUntilExit()
+            let thread = Thread {
+                work()
                 continuation.resume()
             }
+            thread.name = "ChildProcess wait"
+            thread.start()
         }
     }
 
     /// Runs a program found on the PATH, through /usr/bin/env.
-    public static func run(program arguments: [String]) throws -> Outcome {
-        try run(URL(fileURLWithPath: "/usr/bin/env"), arguments)
+    public static func run(program arguments: [String]) async throws -> Outcome {
+        try await run(URL(fileURLWithPath: "/usr/bin/env"), arguments)
     }
 }
