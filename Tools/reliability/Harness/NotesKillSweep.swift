@@ -19,7 +19,9 @@ package struct NotesKillSweep {
         package var killAfter: Duration?
         /// Whether the writer died of the SIGKILL (it may have finished first).
         package var killed: Bool
-        /// Whether the round's commit is in the store.
+        /// Whether a reader after the round saw its change (a command that changes no note,
+        /// `add-folder`, never counts; a killed writer's commit may also turn up later, kept by
+        /// the next writer's recovery).
         package var committed: Bool
 
         package var description: String {
@@ -47,6 +49,11 @@ package struct NotesKillSweep {
     private var lifetimes: [Duration] = []
     private var generator: SplitMix
     private var roundNumber = 0
+    /// What the killed writers whose commits no reader saw would change, in order.
+    private var pending: [Change] = []
+
+    /// A command's change to the notes.
+    package typealias Change = @Sendable (Set<Item>) -> Set<Item>
 
     package init(notes: URL, store: String, seed: UInt64) {
         self.notes = notes
@@ -81,17 +88,28 @@ package struct NotesKillSweep {
             }
             if killAfter == nil { lifetimes.append(ContinuousClock.now - started) }
         }
-        let after = expected(before)
+        // A killed writer's commit that no reader saw may still be whole in the log beyond the
+        // durable mark: the next writer's recovery keeps it (and makes it durable) or cuts it.
+        // So the state before this round's commit is `before` with any of those applied.
+        let bases = Self.states(before, applying: pending)
+        let afters = Set(bases.map(expected))
+        let allowed = Set(bases).union(afters)
         guard reader.status == 0 else { throw HarnessError.child("a reader beside \(command) failed: \(reader.errorText)") }
         let seenBeside = Set(try Self.items(reader.output, folders: folders))
         // With no writer left: the store as the next reader finds it.
         let seenAfter = Set(try await listed())
-        try check(seenBeside, before: before, after: after, command: command, what: "a reader beside the writer")
-        try check(seenAfter, before: before, after: after, command: command, what: "a reader after the writer")
-        let committed = seenAfter == after && before != after
-        if !killed || seenBeside == after, seenAfter != after, before != after {
+        try check(seenBeside, allowed: allowed, command: command, what: "a reader beside the writer")
+        try check(seenAfter, allowed: allowed, command: command, what: "a reader after the writer")
+        let visible = afters.contains(seenAfter) && !bases.contains(seenAfter)
+        if !killed || (afters.contains(seenBeside) && !bases.contains(seenBeside)), !afters.contains(seenAfter) {
             throw HarnessError.notesSweep(round: roundNumber, "\(command): \(killed ? "seen by a reader" : "acknowledged"), then lost")
         }
+        if !killed {
+            pending = []  // its open recovered the store: every earlier commit is kept or cut for good
+        } else if !visible {
+            pending.append(expected)
+        }
+        let committed = visible
         try await look()
         if !lifetimes.isEmpty { writerLifetime = lifetimes.sorted()[lifetimes.count / 2] }
         return Round(command: command, killAfter: killAfter, killed: killed, committed: committed)
@@ -99,26 +117,33 @@ package struct NotesKillSweep {
 
     /// The end of a sweep: one more writer recovers the store, and `verify` finds it clean.
     package mutating func finish() async throws {
-        let last = try await Self.run(notes, ["--store", store, "add", "last"])
-        guard last.status == 0 else { throw HarnessError.child("the last notes add failed: \(last.errorText)") }
-        let expected = items.union([Item(folder: "My Notes", content: "last")])
+        let outcome = try await Self.run(notes, ["--store", store, "add", "last"])
+        guard outcome.status == 0 else { throw HarnessError.child("the last notes add failed: \(outcome.errorText)") }
+        let last: Change = { $0.union([Item(folder: "My Notes", content: "last")]) }
+        let expected = Self.states(items, applying: pending).map(last)
         try await look()
-        guard items == expected else {
-            throw HarnessError.notesSweep(round: roundNumber, "after the last writer: \(items.symmetricDifference(expected))")
+        guard expected.contains(items) else {
+            throw HarnessError.notesSweep(round: roundNumber, "after the last writer the notes are \(items.sorted { $0.content < $1.content })")
         }
+        pending = []
         try HarnessStore.verifyClean(store)
     }
 
-    private func check(_ seen: Set<Item>, before: Set<Item>, after: Set<Item>, command: [String], what: String) throws {
-        guard seen == before || seen == after else {
+    private func check(_ seen: Set<Item>, allowed: Set<Set<Item>>, command: [String], what: String) throws {
+        guard allowed.contains(seen) else {
             throw HarnessError.notesSweep(
                 round: roundNumber,
-                "\(what) of \(command) saw neither the state before nor after: extra \(seen.subtracting(before.union(after))), missing \(before.intersection(after).subtracting(seen))")
+                "\(what) of \(command) saw \(seen.sorted { $0.content < $1.content }), none of the \(allowed.count) states before or after the commit")
         }
     }
 
+    /// `state` with every order-keeping choice of `changes` applied (each change is idempotent).
+    private static func states(_ state: Set<Item>, applying changes: [Change]) -> [Set<Item>] {
+        changes.reduce([state]) { states, change in states + states.map(change) }
+    }
+
     /// The next writer's command, and the notes it leaves given the notes before it.
-    private mutating func nextCommand() -> (command: [String], expected: (Set<Item>) -> Set<Item>) {
+    private mutating func nextCommand() -> (command: [String], expected: Change) {
         let text = "n\(roundNumber)"
         let pick = generator.next() % 10
         let existing = items.sorted { $0.content < $1.content }
