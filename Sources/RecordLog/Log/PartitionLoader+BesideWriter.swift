@@ -24,14 +24,18 @@ extension PartitionLoader {
     /// offsets that do not continue (a swap half done), invalid bytes (a roll after the mark
     /// was read). It looks again while the directory's names keep changing — every step of a
     /// swap changes them — and gives up on damage that three looks at an unchanged directory
-    /// all meet.
+    /// all meet. The cleaner checkpoint it returns is read after the segments.
     func loadBesideWriter(recoveryPoint: Int64?, report: inout RecoveryReport) throws -> Loaded {
         var steady = 0
         var looks = 0
         while true {
             let before = (try? FileSystem.list(directory).sorted()) ?? []
             do {
-                return try load(recoveryPoint: recoveryPoint, report: &report)
+                var loaded = try load(recoveryPoint: recoveryPoint, report: &report)
+                // Read again after the segments: a compaction rewrites it before its first swap,
+                // so its expiry offset covers every delete the segments opened have lost.
+                loaded.cleaner = try CleanerCheckpoint.read(directory: directory)
+                return loaded
             } catch let error where Self.mayBeTheWritersMove(error) {
                 looks += 1
                 let after = (try? FileSystem.list(directory).sorted()) ?? []
