@@ -31,18 +31,30 @@ enum ProcessCost {
         var readerCounts: [String: Int] = [:]
         var databaseOpens: [Double] = []
         var writerCommits: [String: Int] = [:]
+        /// One reader process's open + fetch: seconds, notes found, our database open alone.
+        func readerRun(_ side: String, _ path: String) throws -> (seconds: Double, count: Int, opening: Double) {
+            let reader = try Child(["reader", side, path])
+            let parts = (reader.line() ?? "").split(separator: " ")
+            try reader.wait()
+            guard parts.count == 3, let seconds = Double(parts[0]), let count = Int(parts[1]), let opening = Double(parts[2]) else {
+                throw PeerError("the \(side) reader printed no timing")
+            }
+            return (seconds, count, opening)
+        }
+        // The same readers with no writer beside them first: what the writer's presence costs.
+        var alone: [String: [Double]] = [:]
+        for _ in 0..<rounds {
+            for side in ["ours", "sqlite"] {
+                alone[side, default: []].append(try readerRun(side, side == "ours" ? oursPath : sqlitePath).seconds)
+            }
+        }
         for side in ["ours", "sqlite"] {
             let path = side == "ours" ? oursPath : sqlitePath
             let writer = try Child(["writer", side, path, String(records)])
             // The writer has committed at least once: it runs.
             guard writer.line() == "ready" else { throw PeerError("the \(side) writer did not start") }
             for _ in 0..<rounds {
-                let reader = try Child(["reader", side, path])
-                let parts = (reader.line() ?? "").split(separator: " ")
-                try reader.wait()
-                guard parts.count == 3, let seconds = Double(parts[0]), let count = Int(parts[1]), let opening = Double(parts[2]) else {
-                    throw PeerError("the \(side) reader printed no timing")
-                }
+                let (seconds, count, opening) = try readerRun(side, path)
                 opens[side, default: []].append(seconds)
                 if side == "ours" { databaseOpens.append(opening) }
                 readerCounts[side] = count
@@ -59,6 +71,8 @@ enum ProcessCost {
                 + (opens["ours"] ?? []).map { String(format: "%.0f", $0 * 1000) }.joined(separator: "/") + ", sqlite "
                 + (opens["sqlite"] ?? []).map { String(format: "%.0f", $0 * 1000) }.joined(separator: "/")
                 + String(format: "; ours: median %.0f ms opening the database (key index, the tail after the checkpoint), the rest the Notes views and the fetch", Measure.median(databaseOpens) * 1000)
+                + String(format: "; with no writer beside them (run first): ours %.0f ms, sqlite %.0f ms (median)",
+                    Measure.median(alone["ours"] ?? []) * 1000, Measure.median(alone["sqlite"] ?? []) * 1000)
                 + "; the writers committed \(writerCommits["ours"] ?? 0) (ours) and \(writerCommits["sqlite"] ?? 0) (sqlite) notes meanwhile")
 
         // W12: the sides take turns, each run on a fresh copy of the preloaded store.
