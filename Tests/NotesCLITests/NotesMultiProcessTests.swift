@@ -124,4 +124,126 @@ import TestSupport
         await #expect(throws: (any Error).self) { _ = try await reader.createZone(ZoneID(zoneName: "Other")) }
         try reader.close()
     }
+    @Test("a long-lived read-only database delivers another process's commits to its subscription and views without a read")
+    func watcherDeliversWithoutReads() async throws {
+        let executable = try Self.notes()
+        let store = FileManager.default.temporaryDirectory.appendingPathComponent("notes-watch-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: store) }
+        #expect(try await ChildProcess.finish(executable, ["--store", store, "add", "first"]).status == 0)
+        let writer = try await Database(directory: store)
+        try await writer.save(Subscription(id: "notes", kind: .zone(RecordNotesManager.zone)))
+        try writer.close()
+
+        let reader = try await Database(directory: store, readOnly: true, refreshInterval: .milliseconds(20))
+        let manager = try await RecordNotesManager(database: reader)
+        let folder = try #require(try await manager.fetchFolders().first)
+        var notifications = try reader.notifications(for: "notes").makeAsyncIterator()
+        // A hang guard, not a timing: should nothing come, closing the reader ends the stream.
+        let guardTask = Task {
+            try await Task.sleep(for: .seconds(120))
+            try reader.close()
+        }
+        defer { guardTask.cancel() }
+
+        // Two other processes commit; this one neither reads nor refreshes from here on.
+        for text in ["second", "third"] {
+            #expect(try await ChildProcess.finish(executable, ["--store", store, "add", text]).status == 0)
+        }
+        var contents: [String] = []
+        while contents.count < 3 {
+            let notification = await notifications.next()
+            #expect(notification?.subscriptionID == "notes")
+            guard notification != nil else { break }
+            contents = await manager.notes.read { $0.notes(in: folder.id, newestFirst: false).map(\.content) }
+        }
+        #expect(contents == ["first", "second", "third"])
+        // Closing stops the watcher: the subscription's stream ends (after what it had buffered).
+        try reader.close()
+        var buffered = 0
+        while await notifications.next() != nil { buffered += 1 }
+        #expect(buffered <= 2)
+    }
+    @Test("readers stay consistent while writer processes add, delete and compact (swap segments, drop deletes) under them")
+    func readersBesideCompactingWriters() async throws {
+        let executable = try Self.notes()
+        let recordlog = try #require(ChildProcess.builtExecutable("recordlog"), "the recordlog executable must be built with the tests")
+        let store = FileManager.default.temporaryDirectory.appendingPathComponent("notes-compacting-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: store) }
+        #expect(try await ChildProcess.finish(executable, ["--store", store, "add", "seed"]).status == 0)
+
+        // The writers' script: each round adds three notes, deletes one, and compacts every zone
+        // with no delete kept (every compaction rolls, so earlier rounds' segments are swapped).
+        enum Step { case add(String), delete(String), compact }
+        let rounds = 5
+        let script: [Step] = (0..<rounds).flatMap { round -> [Step] in
+            (0..<3).map { Step.add("r\(round)-\($0)") } + [.delete("r\(round)-1"), .compact]
+        }
+        // The notes after each add or delete, in order: what a reader may see.
+        var states: [Set<String>] = [["seed"]]
+        for step in script {
+            switch step {
+            case .add(let text): states.append(states[states.count - 1].union([text]))
+            case .delete(let text): states.append(states[states.count - 1].subtracting([text]))
+            case .compact: break
+            }
+        }
+        let allStates = states
+        let acknowledged = Mutex(0)  // adds and deletes done
+        let finished = Mutex(false)
+        let failures = Mutex<[String]>([])
+        DispatchQueue.global().async {
+            var ids: [String: String] = [:]
+            for step in script {
+                do {
+                    switch step {
+                    case .add(let text):
+                        let outcome = try ChildProcess.run(executable, ["--store", store, "add", text])
+                        if outcome.status != 0 { failures.withLock { $0.append(outcome.errorText) } }
+                        ids[text] = outcome.outputText.split(separator: "\n").last.map(String.init)
+                        acknowledged.withLock { $0 += 1 }
+                    case .delete(let text):
+                        let outcome = try ChildProcess.run(executable, ["--store", store, "delete", ids[text] ?? "?"])
+                        if outcome.status != 0 { failures.withLock { $0.append(outcome.errorText) } }
+                        acknowledged.withLock { $0 += 1 }
+                    case .compact:
+                        let outcome = try ChildProcess.run(recordlog, ["compact", store, "--retain", "0"])
+                        if outcome.status != 0 { failures.withLock { $0.append(outcome.errorText) } }
+                    }
+                } catch {
+                    failures.withLock { $0.append("\(error)") }
+                }
+            }
+            finished.withLock { $0 = true }
+        }
+
+        let reader = try await Database(directory: store, readOnly: true, refreshInterval: nil)
+        let manager = try await RecordNotesManager(database: reader)
+        let folder = try #require(try await manager.fetchFolders().first)
+        var looks = 0
+        while !finished.withLock({ $0 }) {
+            let before = acknowledged.withLock { $0 }
+            // The long-lived reader (it catches up across the swaps), and every fourth look a
+            // fresh one (it opens while a swap may be half done).
+            let seen = Set(try await manager.fetchNotes(in: folder).map(\.content))
+            var fresh: Set<String>?
+            if looks % 4 == 0 {
+                let opened = try await Database(directory: store, readOnly: true, refreshInterval: nil)
+                let freshManager = try await RecordNotesManager(database: opened)
+                if let first = try await freshManager.fetchFolders().first {
+                    fresh = Set(try await freshManager.fetchNotes(in: first).map(\.content))
+                }
+                try opened.close()
+            }
+            let after = acknowledged.withLock { $0 }
+            let allowed = allStates[before...min(after + 1, allStates.count - 1)]
+            #expect(allowed.contains(seen), "the reader saw \(seen.sorted()) with \(before)…\(after) steps acknowledged")
+            if let fresh { #expect(allowed.contains(fresh), "a fresh reader saw \(fresh.sorted()) with \(before)…\(after) steps acknowledged") }
+            looks += 1
+            try await Task.sleep(for: .milliseconds(5))  // pacing the looks, not timing them
+        }
+        #expect(failures.withLock { $0 }.isEmpty)
+        #expect(looks > 0)
+        #expect(Set(try await manager.fetchNotes(in: folder).map(\.content)) == allStates[allStates.count - 1])
+        try reader.close()
+    }
 }

@@ -66,6 +66,23 @@ import TestSupport
         try await Self.expectReopensFromSnapshot(directory, listings: listings)
     }
 
+    @Test("a reader beside a live writer that committed since the checkpoint starts its Notes views from their snapshots")
+    func readerBesideWriterStartsFromSnapshot() async throws {
+        let (directory, _) = try await Self.closedStore(seed: 41)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let writer = try await Database(directory: directory)
+        let writing = try await RecordNotesManager(database: writer)
+        var random = SeededGenerator(seed: 42)
+        try await randomNotesSteps(20, writing, writer, &random)
+        let reader = try await Database(directory: directory, readOnly: true, refreshInterval: nil)
+        let manager = try await RecordNotesManager(database: reader)
+        #expect(manager.notes.fromSnapshot)
+        #expect(manager.folders.fromSnapshot)
+        #expect(try await Self.listings(manager) == (try await Self.listings(writing)))
+        try reader.close()
+        try writer.close()
+    }
+
     @Test("a snapshot behind the log is caught up by replaying only what follows it")
     func snapshotBehindTheLog() async throws {
         let (directory, _) = try await Self.closedStore(seed: 41)

@@ -121,21 +121,15 @@ public final class Log: Sendable {
         }
     }
 
-    /// Loads one partition directory. A read-only open looks again when it meets damage: the
-    /// writer may have rolled or written between the reader's look at the durable mark and its
-    /// scan; damage that is still there after a fresh look is real.
+    /// Loads one partition directory. A read-only open looks again when what it meets may be
+    /// the writer's work in progress — a roll or an append between its look at the durable mark
+    /// and its scan, segments swapped by a compaction (`PartitionLoader.loadBesideWriter`).
     private static func loadPartition(
         _ path: String, recoveryPoint: Int64?, options: LogOptions, logger: Logger, report: inout RecoveryReport
     ) throws -> PartitionLoader.Loaded {
         let loader = PartitionLoader(directory: path, options: options, logger: logger)
-        var attempt = 0
-        while true {
-            do {
-                return try loader.load(recoveryPoint: recoveryPoint, report: &report)
-            } catch LogError.corruptBatch where options.readOnly && attempt < 3 {
-                attempt += 1
-            }
-        }
+        guard options.readOnly else { return try loader.load(recoveryPoint: recoveryPoint, report: &report) }
+        return try loader.loadBesideWriter(recoveryPoint: recoveryPoint, report: &report)
     }
 
     /// The names of the store's partitions, sorted.
@@ -246,6 +240,23 @@ public final class Log: Sendable {
             }
             return changed
         }
+    }
+
+    /// Whether `refresh()` would find anything: a partition whose writer's durable-end mark
+    /// lies beyond what this reader has read (or that has no usable mark, which only a look at
+    /// its files can answer), or a partition directory created or removed since. Reads each
+    /// partition's 1 KiB mark and lists the zones directory; changes nothing. False for a log
+    /// open for writing, or closed.
+    package func hasNewDurableData() -> Bool {
+        guard options.readOnly, !closed.withLock({ $0 }) else { return false }
+        let known = partitions.withLock { Array($0.values) }
+        if known.contains(where: { $0.hasNewDurableBatches() }) { return true }
+        let zonesDirectory = FileSystem.join(directory, StoreLayout.zonesDirectory)
+        guard let names = try? FileSystem.list(zonesDirectory) else { return false }
+        let present = Set(names.filter { !$0.hasPrefix(StoreLayout.temporaryPrefix) && !$0.hasPrefix(StoreLayout.deletedPrefix) })
+        let knownNames = Set(known.map(Self.directoryName))
+        if !knownNames.isSubset(of: present) { return true }
+        return present.subtracting(knownNames).contains { FileSystem.isDirectory(FileSystem.join(zonesDirectory, $0)) }
     }
 
     private static func directoryName(_ partition: Partition) -> String {

@@ -16,10 +16,27 @@ extension Partition {
         }
     }
 
+    /// Whether the writer's durable-end mark lies beyond this read-only partition's end — or
+    /// the partition has no usable mark, when only `catchUp()` can tell. One 1 KiB read.
+    func hasNewDurableBatches() -> Bool {
+        guard options.readOnly else { return false }
+        guard let mark = DurableEnd.read(partitionDirectory: directory) else { return true }
+        return mark.nextOffset > endOffset
+    }
+
     /// A read-only partition's catch-up with its writer in another process: takes in the whole
     /// batches up to the writer's current durable-end mark — across segment rolls — and nothing
     /// after it. Without a usable mark it takes every whole batch, as a read-only open does.
     /// Returns whether the partition grew.
+    ///
+    /// A writer's compaction may swap segments under the reader meanwhile (FORMAT.md §13.1). The
+    /// segments the reader holds stay readable and right — their files are open, and a swap
+    /// never changes a file in place, it renames another over its name — but the files after
+    /// them may no longer continue them (a cleaned segment now starts below the reader's end,
+    /// or a file listed a moment ago is gone). Then the reader opens the partition again as it
+    /// now stands, up to the mark, as a read-only open does (``PartitionLoader/loadBesideWriter``).
+    /// Either way it reads the cleaner checkpoint after the segments, so ``expiryOffset`` covers
+    /// every delete the segments it now holds have lost.
     ///
     /// - Throws: `LogError.corruptBatch` for damage below the mark.
     func catchUp() throws -> Bool {
@@ -28,9 +45,40 @@ extension Partition {
         let mark = DurableEnd.read(partitionDirectory: directory)
         // The common case, nothing new: one read of the mark, no listing.
         if let mark, mark.nextOffset <= endOffset { return false }
+        do {
+            return try follow(mark)
+        } catch let error where PartitionLoader.mayBeTheWritersMove(error) {
+            logger.debug("segments moved under the reader (a compaction); opening the partition again", metadata: ["partition": "\(directory)"])
+            return try reopenBesideWriter()
+        }
+    }
+
+    /// Opens the partition's files again, as they stand now, in place of the segments held.
+    private func reopenBesideWriter() throws -> Bool {
+        let before = endOffset
+        var report = RecoveryReport()
+        let loaded = try PartitionLoader(directory: directory, options: options, logger: logger)
+            .loadBesideWriter(recoveryPoint: recoveryPoint, report: &report)
+        return state.withLock { state in
+            guard !state.closed else { return false }
+            state.segments = loaded.segments
+            state.cleaner = loaded.cleaner
+            // Cached batches were decompressed from the files before the swap, as a writer's
+            // compaction forgets its own.
+            state.cacheNumber = BatchCache.partitionNumber()
+            return (state.segments.last?.nextOffset ?? 0) != before
+        }
+    }
+
+    /// Takes in the batches after the segments held, up to `mark`, when the files continue them.
+    private func follow(_ mark: DurableEnd?) throws -> Bool {
         let bases = try FileSystem.list(directory)
             .compactMap { SegmentName.baseOffset(of: $0, suffix: SegmentName.logSuffix) }.sorted()
         guard let lastBase = bases.last else { return false }
+        if let mark, !bases.contains(mark.segmentBase), DurableEnd.read(partitionDirectory: directory) != mark {
+            // The mark's segment was compacted away after a roll since the mark was read.
+            throw PartitionLoader.FilesMoved()
+        }
         let trusted = mark.flatMap { bases.contains($0.segmentBase) ? $0 : nil }
         let targetBase = trusted?.segmentBase ?? lastBase
         return try state.withLock { state in
@@ -64,6 +112,8 @@ extension Partition {
                     options: options, logger: logger, report: &report)
                 state.segments.append(segment)
             }
+            // After the segments: a compaction publishes its expiry offset before its swaps.
+            state.cleaner = try CleanerCheckpoint.read(directory: directory)
             return state.segments.last?.nextOffset != before
         }
     }

@@ -166,6 +166,10 @@ public final class Partition: Sendable {
         let next = try LogSegment.create(directory: directory, baseOffset: last.nextOffset, indexIntervalBytes: options.indexIntervalBytes)
         state.recoveryPoint = last.nextOffset
         state.segments.append(next)
+        // The mark moves to the new segment at once: a compaction may take the sealed one into
+        // a cleaned segment of another name, and a mark naming a segment that is gone would
+        // leave readers in other processes nothing to stop at (FORMAT.md §6.1).
+        try publishDurable(next)
         logger.debug("rolled segment", metadata: ["partition": "\(name)", "baseOffset": "\(next.baseOffset)"])
     }
 

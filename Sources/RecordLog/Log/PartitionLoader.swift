@@ -39,6 +39,11 @@ struct PartitionLoader {
         // A reader sees what the writer has made durable, no more (FORMAT.md §7.2): the segments
         // up to the mark's, that one up to the mark's position. Without a usable mark it falls
         // back to every whole batch in the files.
+        if options.readOnly, let mark, !bases.contains(mark.segmentBase), DurableEnd.read(partitionDirectory: directory) != mark {
+            // The writer rolled, and a compaction took in the mark's segment, since the mark
+            // was read: a fresh mark names a segment that is there.
+            throw FilesMoved()
+        }
         let visible = options.readOnly ? visibleEnd(mark, bases: bases) : nil
         if let visible { bases = bases.filter { $0 <= visible.segmentBase } }
         if bases.isEmpty {
@@ -63,6 +68,9 @@ struct PartitionLoader {
                     file: file, directory: directory, baseOffset: base, nextOffset: nextBase,
                     indexIntervalBytes: options.indexIntervalBytes)
                 {
+                    // A reader read the index files by name: a compaction may have renamed a
+                    // cleaned segment over this one since it was opened, and its index with it.
+                    if options.readOnly, !file.isStillNamed() { throw FilesMoved() }
                     segments.append(sealed)
                     continue
                 }

@@ -38,6 +38,12 @@ package protocol PartitionedLog: AnyObject, Sendable {
     @discardableResult
     func refresh() throws -> Bool
 
+    /// Whether a read-only view's writer has published durable batches it has not read yet, or
+    /// created or removed a partition: the cheap look (one small read per partition, one listing)
+    /// that tells whether `refresh()` would find anything. Always false for a log that is its
+    /// own writer.
+    func hasNewDurableData() -> Bool
+
     /// Closes every partition: later appends throw `LogError.closed`.
     func close() throws
 }

@@ -70,6 +70,8 @@ package final class MemoryLog: PartitionedLog {
     /// Memory has one writer, the log itself: nothing to catch up with.
     package func refresh() throws -> Bool { false }
 
+    package func hasNewDurableData() -> Bool { false }
+
     package func close() throws {
         let all = state.withLock { state in
             state.closed = true

@@ -9,11 +9,20 @@ extension Database {
     /// database open for writing is its own writer: this returns at once.
     ///
     /// Every read of a read-only database (fetches, queries, change fetches, zone lists) does
-    /// this first, so calling it is needed only to have views and subscriptions move without a
-    /// read. The commits a refresh finds reach each subscription together, as one publication
-    /// per zone (a zone subscription is notified once for them, a query subscription per
-    /// matching record). It costs a look at each zone's durable-end mark (a 1 KiB read) and the store's zone
-    /// list when nothing changed, and replays only the new commits when something did.
+    /// this first, and its watcher does it every `refreshInterval` when the writer has made new
+    /// commits durable, so views and subscriptions move without a read; call it to see the
+    /// writer's latest commits at once. It costs a look at each zone's durable-end mark (a 1 KiB
+    /// read) and the store's zone list when nothing changed, and replays only the new commits
+    /// when something did.
+    ///
+    /// The commits a refresh finds reach each subscription together, as one publication per
+    /// zone: a zone or database subscription is notified once for all of them, a query
+    /// subscription once per matching record change, in log order. That is on purpose: a zone
+    /// notification means "this zone changed: fetch its changes since your token" — the fetch
+    /// returns every commit, however many notifications came — and CloudKit coalesces its
+    /// pushes the same way; one per commit would only wake an app more often for the same
+    /// fetch. A query subscription loses nothing either: every save and delete is its own
+    /// notification.
     ///
     /// ```swift
     /// let reader = try await Database(directory: path, readOnly: true)
@@ -69,6 +78,15 @@ extension Database {
                 defer { state.zones[zoneID] = zone }
                 let end = zone.partition.endOffset
                 guard end > zone.replayedEnd else { continue }
+                if zone.partition.expiryOffset > zone.replayedEnd {
+                    // A compaction dropped deletes this reader had not read yet: rebuilt from
+                    // the log, the zone tells what it lost (FORMAT.md §7.5).
+                    let (rebuilt, changes, events) = try zone.rebuiltFromLog(to: end)
+                    zone = rebuilt
+                    if !events.isEmpty { for view in state.views { _ = view.fold(events, false) } }
+                    if !changes.isEmpty { recordChanges.append(changes) }
+                    continue
+                }
                 var changes: [RecordChange] = []
                 var events: [ViewEvent] = []
                 try zone.partition.forEachRecordInPlace(from: zone.replayedEnd, to: end, cached: false) { event in

@@ -33,7 +33,11 @@ import StorageKit
 /// - **Serial dispatch queues** for the rest of what must block or take long: a large commit's
 ///   fold on each view's queue, and every compaction
 ///   (asked for, or due by the ``CompactionPolicy``) on the database's compaction queue, which
-///   holds up a writer only while a cleaned segment takes the old ones' place.
+///   holds up a writer only while a cleaned segment takes the old ones' place. A read-only
+///   database's watcher (`StoreWatcher`) is a timer on a serial queue of its own: every
+///   `refreshInterval` it reads the writer's durable-end marks there and, when they moved,
+///   starts one ``refresh()`` as a task (the next look waits for it to finish); `close()`
+///   cancels the timer.
 /// - **Fork-join on a second core** (`SecondThread`, `ReplayPipeline`) for CPU work split in two:
 ///   the caller does one half and then waits for the other, which already runs on a thread of
 ///   its own — never for a task, a lock or I/O, so the wait is bounded by the work and cannot
@@ -42,7 +46,8 @@ import StorageKit
 /// - **Reads on the caller's thread** of bytes already in the page cache, as every fetch reads
 ///   the log: a read-only database's catch-up with its writer process (``refresh()``, before
 ///   each read) reads each zone's 1 KiB durable-end mark and, when it moved, validates and
-///   replays only the new batches, under the administration lock and then the state lock.
+///   replays only the new batches, under the administration lock and then the state lock —
+///   the same whether a read or the watcher started it.
 /// - **Polling with a sleep** for the one wait on another process: opening for writing while
 ///   another writer holds the store's lock retries a non-blocking `flock` with `Task.sleep`
 ///   between attempts (1 to 16 ms, jittered) until `lockTimeout`. A blocking `flock` on a
@@ -100,14 +105,21 @@ public final class Database: Sendable {
     let tuning: CommitTuning
     /// Runs compactions, asked for or due (``CompactionPolicy``), on a queue of its own.
     let compactor: ZoneCompactor
+    /// A read-only database's watch on the writer's durable commits; nil otherwise.
+    let watcher: StoreWatcher?
 
     /// Whether this database was opened read-only, beside the store's writer
-    /// (``init(directory:readOnly:durability:lockTimeout:maximumItemsPerRequest:checkpointAfterEvents:logger:)``).
+    /// (``init(directory:readOnly:refreshInterval:durability:lockTimeout:maximumItemsPerRequest:checkpointAfterEvents:compaction:logger:)``).
     public let isReadOnly: Bool
 
     /// How many group syncs the log has run since the database was opened: concurrent commits
     /// share them, so under load this grows slower than the number of commits.
     public var syncCount: Int { log.syncCount }
+
+    /// How often a read-only database looks, by default, whether the store's writer has made new
+    /// commits durable: a tenth of a second — below what a person notices as the lag of a list
+    /// behind another app's change, and a look costs a few microseconds (a 1 KiB read per zone).
+    public static let defaultRefreshInterval: Duration = .milliseconds(100)
 
     /// How long an open for writing waits, by default, for another writer to close the store:
     /// five seconds, as SQLite users set a busy timeout.
@@ -128,6 +140,10 @@ public final class Database: Sendable {
     ///     durable (whole commits, never part of one), catches up before each read and on
     ///     ``refresh()``, and refuses changes with `LogError.readOnly`. Any number of read-only
     ///     databases may be open beside the one writer. The store must exist.
+    ///   - refreshInterval: how often a read-only database looks for the writer's new commits
+    ///     and, when there are some, refreshes itself, so that its views and subscriptions move
+    ///     without a read (``defaultRefreshInterval``); nil: only reads and ``refresh()`` catch
+    ///     up. Ignored when writing.
     ///   - lockTimeout: how long to wait for another writer (another process, or another
     ///     `Database` on this directory) to close the store before failing with `LogError.locked`:
     ///     a few seconds, as apps set SQLite's busy timeout, because writers that each open,
@@ -148,8 +164,8 @@ public final class Database: Sendable {
     ///   has it after `lockTimeout`; corrupt — see `Log.repair`), `RecordStoreError(.internalError)`
     ///   when an event in it cannot be decoded.
     public convenience init(
-        directory: String, readOnly: Bool = false, durability: LogOptions.Durability = .fsync,
-        lockTimeout: Duration = Database.defaultLockTimeout,
+        directory: String, readOnly: Bool = false, refreshInterval: Duration? = Database.defaultRefreshInterval,
+        durability: LogOptions.Durability = .fsync, lockTimeout: Duration = Database.defaultLockTimeout,
         maximumItemsPerRequest: Int = Database.defaultMaximumItemsPerRequest, checkpointAfterEvents: Int64 = 10_000,
         compaction: CompactionPolicy = CompactionPolicy(), logger: Logger = Logger(label: "RecordStore")
     ) async throws {
@@ -158,7 +174,7 @@ public final class Database: Sendable {
         try await self.init(
             directory: directory, options: options, lockTimeout: lockTimeout,
             maximumItemsPerRequest: maximumItemsPerRequest, checkpointAfterEvents: checkpointAfterEvents, compaction: compaction,
-            logger: logger)
+            refreshInterval: refreshInterval, logger: logger)
     }
 
     /// Opens or creates the database in `directory` with the log's own options (segment size,
@@ -167,14 +183,14 @@ public final class Database: Sendable {
         directory: String, options: LogOptions, lockTimeout: Duration = Database.defaultLockTimeout,
         maximumItemsPerRequest: Int = Database.defaultMaximumItemsPerRequest,
         checkpointAfterEvents: Int64 = 10_000, compaction: CompactionPolicy = CompactionPolicy(),
-        logger: Logger = Logger(label: "RecordStore")
+        refreshInterval: Duration? = Database.defaultRefreshInterval, logger: Logger = Logger(label: "RecordStore")
     ) async throws {
         let log = try await Log.open(directory: directory, options: options, lockTimeout: lockTimeout, logger: logger)
         try await self.init(
             directory: directory, log: log,
             maximumItemsPerRequest: maximumItemsPerRequest, checkpointAfterEvents: checkpointAfterEvents,
             // A reader beside a writer never compacts: the writer's log is not its to change.
-            compaction: options.readOnly ? .manual : compaction, logger: logger)
+            compaction: options.readOnly ? .manual : compaction, refreshInterval: refreshInterval, logger: logger)
     }
 
     /// A new, empty database that lives in memory only: no directory, no file, nothing left when
@@ -195,7 +211,7 @@ public final class Database: Sendable {
     /// events in memory; ``directory`` is nil and ``syncCount`` stays 0.
     ///
     /// - Parameters:
-    ///   - maximumItemsPerRequest: as for ``init(directory:readOnly:durability:lockTimeout:maximumItemsPerRequest:checkpointAfterEvents:logger:)``.
+    ///   - maximumItemsPerRequest: as for ``init(directory:readOnly:refreshInterval:durability:lockTimeout:maximumItemsPerRequest:checkpointAfterEvents:compaction:logger:)``.
     public static func inMemory(
         maximumItemsPerRequest: Int = Database.defaultMaximumItemsPerRequest, logger: Logger = Logger(label: "RecordStore")
     ) async throws -> Database {
@@ -209,7 +225,7 @@ public final class Database: Sendable {
     /// private: tests open one over a log with small segments.
     init(
         directory: String?, log: any PartitionedLog, maximumItemsPerRequest: Int, checkpointAfterEvents: Int64,
-        compaction: CompactionPolicy, logger: Logger
+        compaction: CompactionPolicy, refreshInterval: Duration? = nil, logger: Logger
     ) async throws {
         self.directory = directory
         compactor = ZoneCompactor(policy: compaction, logger: logger)
@@ -219,12 +235,14 @@ public final class Database: Sendable {
         tuning = CommitTuning.current
         self.log = log
         isReadOnly = log.options.readOnly
+        watcher = isReadOnly ? refreshInterval.map { StoreWatcher(interval: $0, logger: logger) } : nil
         system = isReadOnly ? try log.partition(named: StoredEvent.systemPartition) : try log.createPartition(named: StoredEvent.systemPartition)
         storeID = try await Self.storeIdentity(system, readOnly: isReadOnly)
         state = LockedValue(State())
         let report = try await loadZones()
         state.withLock { $0.openReport = report }
         try loadSubscriptions()
+        watcher?.start(self)
     }
 
     /// A new database in a fresh temporary directory, for tests: no server, no cleanup needed
@@ -247,6 +265,7 @@ public final class Database: Sendable {
             checkpointFailure = error
         }
         closed.store(true, ordering: .releasing)
+        watcher?.stop()
         subscriptions.finishAll()
         try log.close()
         if let checkpointFailure { throw checkpointFailure }
@@ -291,6 +310,9 @@ public final class Database: Sendable {
         }
         return zoneID.zoneName
     }
+
+    /// Whether `close()` has run.
+    var isClosed: Bool { closed.load(ordering: .acquiring) }
 
     func checkOpen() throws(RecordStoreError) {
         if closed.load(ordering: .acquiring) { throw RecordStoreError(.internalError, "The database is closed; open it again.") }

@@ -25,3 +25,33 @@ extension ZoneState {
         }
     }
 }
+
+extension ZoneState {
+    /// The zone as its whole log up to `end` now has it, for a reader that a compaction left
+    /// behind: the writer dropped deletes at or after ``replayedEnd`` (the partition's expiry
+    /// offset is beyond it), which this reader had not read and can no longer read. Returns the
+    /// rebuilt state and what changed for the subscriptions and views: every event from
+    /// ``replayedEnd`` on that the compacted log still holds, then a deletion for each record
+    /// this state holds that the log no longer has.
+    func rebuiltFromLog(to end: Int64) throws -> (zone: ZoneState, changes: [RecordChange], events: [ViewEvent]) {
+        var fresh = ZoneState(zoneID: zoneID, partition: partition, incarnation: incarnation)
+        var changes: [RecordChange] = []
+        var events: [ViewEvent] = []
+        try partition.forEachRecordInPlace(from: partition.startOffset, to: end, cached: false) { event in
+            if let (change, view) = try fresh.follow(event), event.offset >= replayedEnd {
+                changes.append(change)
+                events.append(view)
+            }
+            return true
+        }
+        fresh.replayedEnd = end
+        for recordType in records.liveRecordsByType.keys.sorted() {
+            for name in records.names(ofType: recordType) where fresh.records[name] == nil {
+                let id = RecordID(recordName: name, zoneID: zoneID)
+                changes.append(.deleted(id, recordType: recordType))
+                events.append(.deleted(id, recordType: recordType))
+            }
+        }
+        return (fresh, changes, events)
+    }
+}

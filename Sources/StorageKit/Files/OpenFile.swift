@@ -37,6 +37,15 @@ import CWriteback
         return Int64(info.st_size)
     }
 
+    /// Whether `path` still names this open file (the same device and inode): false once
+    /// another process renamed a different file over it, or removed it. A reader beside a
+    /// compacting writer checks it after reading a segment's index files by path.
+    package func isStillNamed() -> Bool {
+        var open = stat(), named = stat()
+        guard fstat(descriptor, &open) == 0, stat(path, &named) == 0 else { return false }
+        return open.st_dev == named.st_dev && open.st_ino == named.st_ino
+    }
+
     /// Reads up to `count` bytes at `position`; fewer only at the end of the file.
     package func read(at position: Int64, count: Int) throws -> [UInt8] {
         guard count > 0 else { return [] }

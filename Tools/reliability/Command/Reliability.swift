@@ -14,10 +14,11 @@ struct Reliability: AsyncParsableCommand {
               reliability crash --kills 1000          child writers killed with SIGKILL, store checked after each
               reliability power-loss --cuts 500       power cut after a random number of file operations
               reliability corrupt                     every byte of a small store flipped, one at a time
+              reliability notes-kill --rounds 300     notes writers killed while notes readers look
             Each prints one line per round and a summary; it exits 1 at the first broken promise,
             leaving the store behind for `log-inspect`.
             """,
-        subcommands: [CrashCommand.self, PowerLossCommand.self, CorruptCommand.self, ChildCommand.self])
+        subcommands: [CrashCommand.self, PowerLossCommand.self, CorruptCommand.self, NotesKillCommand.self, ChildCommand.self])
 }
 
 /// A fresh store directory under the system's temporary directory.

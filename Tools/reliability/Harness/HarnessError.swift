@@ -11,6 +11,9 @@ package enum HarnessError: Error, CustomStringConvertible {
     case child(String)
     /// A check failed after a simulated power loss, which threw these unsynced changes away.
     case afterPowerLoss(String, lost: [String])
+    /// In the `notes` kill sweep, a reader saw part of a commit or a commit that was not durable,
+    /// or an acknowledged commit was lost.
+    case notesSweep(round: Int, String)
 
     package var description: String {
         switch self {
@@ -19,6 +22,7 @@ package enum HarnessError: Error, CustomStringConvertible {
             "the store matches neither the \(acknowledged) acknowledged steps nor one more: \(difference)"
         case .notClean(let report): "verify after a writing open: \(report)"
         case .child(let what): "child process: \(what)"
+        case .notesSweep(let round, let what): "notes kill sweep, round \(round): \(what)"
         case .afterPowerLoss(let what, let lost):
             "\(what); the power cut lost: \(lost.isEmpty ? "nothing" : lost.joined(separator: "; "))"
         }

@@ -1,7 +1,7 @@
 import Foundation
 import RecordLog
 
-// recordlog-bench [--quick] [--json FILE] [--dir DIR] [--keep] [--records N] [--until W1|W2|W3|W4|W5] [--commit-cost [--preload N]] [--replay-cost DIR [--rounds N] [--singles N]] [--batch-cost [--no-views]] [--changes-cost DIR [--last N] [--rounds N] [--notes-only] [--thrash-mb N]] [--sync-cost [--records N]]
+// recordlog-bench [--quick] [--json FILE] [--dir DIR] [--keep] [--process-cost [--records N] [--rounds N]] [--records N] [--until W1|W2|W3|W4|W5] [--commit-cost [--preload N]] [--replay-cost DIR [--rounds N] [--singles N]] [--batch-cost [--no-views]] [--changes-cost DIR [--last N] [--rounds N] [--notes-only] [--thrash-mb N]] [--sync-cost [--records N]]
 // Runs every workload through RecordLog and through SQLite (GRDB), RocksDB and LMDB, in this one
 // process, and prints ours, each peer's, and the ratios against SQLite and against the best peer
 // (> 1 means RecordLog is better).
@@ -50,6 +50,27 @@ enum Bench {
                 added = withExtendedLifetime(peer) { Measure.status("VmRSS") - before }
             }
             print("\(seconds) \(added) \(databaseSeconds) \(databaseRSS)")
+            return
+        }
+
+        // W11 and W12's processes (`ProcessCost`), and the two workloads themselves.
+        if let index = arguments.firstIndex(of: "--process-child") {
+            try await ProcessCost.child(Array(arguments[(index + 1)...]))
+            return
+        }
+        if arguments.contains("--process-cost") {
+            try FileManager.default.createDirectory(atPath: workDirectory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: workDirectory) }
+            let report = try await ProcessCost.run(
+                directory: workDirectory, records: value(after: "--records").flatMap(Int.init) ?? (quick ? 10_000 : 100_000),
+                rounds: value(after: "--rounds").flatMap(Int.init) ?? 5, processes: 8, commits: 100)
+            print(report.table())
+            print("machine: " + report.machine.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: "; "))
+            if let jsonPath {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+                try encoder.encode(report).write(to: URL(fileURLWithPath: jsonPath))
+            }
             return
         }
 

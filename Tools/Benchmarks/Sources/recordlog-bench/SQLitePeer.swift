@@ -123,7 +123,8 @@ final class SQLitePeer: NotesPeer, @unchecked Sendable {
 
     func close() throws { try pool.close() }
 
-    private init(path: String, pool: DatabasePool) {
+    /// A peer over an open pool (`ProcessCost`'s reader opens its pool read-only).
+    init(path: String, pool: DatabasePool) {
         self.path = path
         self.pool = pool
     }
