@@ -129,7 +129,7 @@ import TestSupport
         let executable = try Self.notes()
         let store = FileManager.default.temporaryDirectory.appendingPathComponent("notes-watch-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: store) }
-        #expect(try await ChildProcess.finish(executable, ["--store", store, "add", "first"]).status == 0)
+        #expect(try await ChildProcess.run(executable, ["--store", store, "add", "first"]).status == 0)
         let writer = try await Database(directory: store)
         try await writer.save(Subscription(id: "notes", kind: .zone(RecordNotesManager.zone)))
         try writer.close()
@@ -147,7 +147,7 @@ import TestSupport
 
         // Two other processes commit; this one neither reads nor refreshes from here on.
         for text in ["second", "third"] {
-            #expect(try await ChildProcess.finish(executable, ["--store", store, "add", text]).status == 0)
+            #expect(try await ChildProcess.run(executable, ["--store", store, "add", text]).status == 0)
         }
         var contents: [String] = []
         while contents.count < 3 {
@@ -169,7 +169,7 @@ import TestSupport
         let recordlog = try #require(ChildProcess.builtExecutable("recordlog"), "the recordlog executable must be built with the tests")
         let store = FileManager.default.temporaryDirectory.appendingPathComponent("notes-compacting-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: store) }
-        #expect(try await ChildProcess.finish(executable, ["--store", store, "add", "seed"]).status == 0)
+        #expect(try await ChildProcess.run(executable, ["--store", store, "add", "seed"]).status == 0)
 
         // The writers' script: each round adds three notes, deletes one, and compacts every zone
         // with no delete kept (every compaction rolls, so earlier rounds' segments are swapped).
@@ -191,22 +191,22 @@ import TestSupport
         let acknowledged = Mutex(0)  // adds and deletes done
         let finished = Mutex(false)
         let failures = Mutex<[String]>([])
-        DispatchQueue.global().async {
+        let writers = Task {
             var ids: [String: String] = [:]
             for step in script {
                 do {
                     switch step {
                     case .add(let text):
-                        let outcome = try ChildProcess.run(executable, ["--store", store, "add", text])
+                        let outcome = try await ChildProcess.run(executable, ["--store", store, "add", text])
                         if outcome.status != 0 { failures.withLock { $0.append(outcome.errorText) } }
                         ids[text] = outcome.outputText.split(separator: "\n").last.map(String.init)
                         acknowledged.withLock { $0 += 1 }
                     case .delete(let text):
-                        let outcome = try ChildProcess.run(executable, ["--store", store, "delete", ids[text] ?? "?"])
+                        let outcome = try await ChildProcess.run(executable, ["--store", store, "delete", ids[text] ?? "?"])
                         if outcome.status != 0 { failures.withLock { $0.append(outcome.errorText) } }
                         acknowledged.withLock { $0 += 1 }
                     case .compact:
-                        let outcome = try ChildProcess.run(recordlog, ["compact", store, "--retain", "0"])
+                        let outcome = try await ChildProcess.run(recordlog, ["compact", store, "--retain", "0"])
                         if outcome.status != 0 { failures.withLock { $0.append(outcome.errorText) } }
                     }
                 } catch {
@@ -241,6 +241,7 @@ import TestSupport
             looks += 1
             try await Task.sleep(for: .milliseconds(5))  // pacing the looks, not timing them
         }
+        await writers.value
         #expect(failures.withLock { $0 }.isEmpty)
         #expect(looks > 0)
         #expect(Set(try await manager.fetchNotes(in: folder).map(\.content)) == allStates[allStates.count - 1])

@@ -209,7 +209,7 @@ package struct NotesKillSweep {
     // MARK: - Processes, waited for off the cooperative pool
 
     private static func run(_ executable: URL, _ arguments: [String]) async throws -> ChildProcess.Outcome {
-        try await ChildProcess.finish(executable, arguments)
+        try await ChildProcess.run(executable, arguments)
     }
 
     private static func start(_ executable: URL, _ arguments: [String]) throws -> Process {
