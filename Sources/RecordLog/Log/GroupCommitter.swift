@@ -1,14 +1,12 @@
+import Dispatch
 import StorageKit
 
 /// Group commit: appenders that wrote before a sync starts are all made durable by it.
 ///
 /// Each write registers its file and gets a sequence number; `waitDurable` suspends until a sync
 /// that started after that write has finished. Every fdatasync runs on the committer's own
-/// thread, never on the caller's (which is most often one of Swift concurrency's few
-/// cooperative threads, that a blocking syscall would take from every other task). That thread
-/// stays awake for `LogOptions.syncSpin` after each sync (``SpinningThread``), so a writer that
-/// commits again soon — one durable save after another — hands its sync over without waking a
-/// sleeping thread. The
+/// serial queue, never on the caller's thread (which is most often one of Swift concurrency's
+/// few cooperative threads, that a blocking syscall would take from every other task). The
 /// first waiter to find no sync running starts one; waiters that arrive meanwhile park, and if
 /// any are left when it is done the next sync covers all of them at once, so N concurrent
 /// appenders cost about two fdatasyncs, not N. A failed sync poisons the committer: what reached
@@ -25,8 +23,6 @@ final class GroupCommitter: Sendable {
         var failure: LogError?
         /// How many group syncs ran (each one fdatasync per dirty file).
         var syncs = 0
-        /// The thread that runs the syncs, started by the first one.
-        var thread: SpinningThread?
     }
 
     /// A written file and the mark its partition publishes once it is synced.
@@ -40,12 +36,7 @@ final class GroupCommitter: Sendable {
     }
 
     private let state = LockedValue(State())
-    /// How long the sync thread stays awake after a sync (`LogOptions.syncSpin`).
-    private let spin: Duration
-
-    init(spin: Duration) { self.spin = spin }
-
-    deinit { state.withLock { $0.thread?.stop() } }
+    private let queue = DispatchQueue(label: "RecordLog.GroupCommitter")
 
     /// How many group syncs have run: what group commit saves is appends minus this.
     var syncCount: Int { state.withLock { $0.syncs } }
@@ -66,55 +57,44 @@ final class GroupCommitter: Sendable {
     /// Returns once every write up to `sequence` is durable.
     func waitDurable(_ sequence: UInt64) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            let lead = state.withLock { state -> SpinningThread? in
+            let lead = state.withLock { state -> Bool in
                 if let failure = state.failure {
                     continuation.resume(throwing: failure)
-                    return nil
+                    return false
                 }
                 if state.durable >= sequence {
                     continuation.resume()
-                    return nil
+                    return false
                 }
                 state.waiters.append((sequence, continuation))
-                if state.syncing { return nil }
+                if state.syncing { return false }
                 state.syncing = true
-                return syncThread(&state)
+                return true
             }
-            // The sync runs on the sync thread and resumes this waiter with the others it
-            // covers; the waiters that came meanwhile are covered by the next one.
-            lead?.wake()
+            // The sync runs on the queue and resumes this waiter with the others it covers; the
+            // waiters that came meanwhile are covered by the next one.
+            if lead { queue.async { while self.syncOnce() {} } }
         }
     }
 
-    /// Starts a sync covering every write so far on the committer's sync thread and returns at once,
+    /// Starts a sync covering every write so far on the committer's queue and returns at once,
     /// unless a sync is running already (the waiters then lead the next one as usual). A writer
     /// with work to do between its write and `waitDurable` overlaps that work with the
     /// fdatasync; the sync counts as the group's next one.
     func syncSoon() {
-        let start = state.withLock { state -> SpinningThread? in
-            guard state.failure == nil, !state.syncing, state.durable < state.written else { return nil }
+        let start = state.withLock { state -> Bool in
+            guard state.failure == nil, !state.syncing, state.durable < state.written else { return false }
             state.syncing = true
-            return syncThread(&state)
+            return true
         }
-        start?.wake()
+        if start { queue.async { while self.syncOnce() {} } }
     }
-
-    /// The sync thread, started on first use: a read-only or never-synced log has none. Its job
-    /// holds the committer weakly, so the committer's deinit ends it.
-    private func syncThread(_ state: inout State) -> SpinningThread {
-        if let thread = state.thread { return thread }
-        let thread = SpinningThread(name: "RecordLog sync", spin: spin) { [weak self] in
-            while self?.syncOnce() == true {}
-        }
-        state.thread = thread
-        return thread
-    }
-
-    /// Whether a sync is asked for or running.
-    var isSyncing: Bool { state.withLock { $0.syncing } }
 
     /// Whether every write up to `sequence` is durable.
     func isDurable(_ sequence: UInt64) -> Bool { state.withLock { $0.durable >= sequence } }
+
+    /// Returns once the syncs already handed to the committer's queue have run (for tests).
+    func waitForQueuedSyncs() { queue.sync {} }
 
     /// Makes everything written so far durable, blocking the calling thread (for `Log.sync()`
     /// and closing, which are synchronous by contract).

@@ -24,7 +24,7 @@ public final class Log: Sendable {
     package let recoveryReport: RecoveryReport
     let logger: Logger
     private let lock: StoreLock?
-    let committer: GroupCommitter
+    let committer = GroupCommitter()
     /// Decompressed batches that reads ask to keep, for all the partitions.
     let batchCache: BatchCache
     private let partitions: LockedValue<[String: Partition]>
@@ -69,7 +69,6 @@ public final class Log: Sendable {
             self.options = options
             self.logger = logger
             batchCache = BatchCache(capacity: options.batchCacheBytes)
-            committer = GroupCommitter(spin: options.syncSpin)
             if options.readOnly {
                 lock = nil
                 try StoreLayout.prepare(directory, create: false)

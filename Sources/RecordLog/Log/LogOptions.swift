@@ -36,11 +36,6 @@ public struct LogOptions: Sendable {
     public var batchCacheBytes = 32 << 20
     /// The codec of written batches (reading accepts both).
     public var compression: CompressionCodec = .lz4
-    /// How long the thread that runs the fdatasyncs stays awake after one, spinning, before it
-    /// sleeps (`.zero`: it sleeps at once). A writer that commits again within this window —
-    /// one durable save after another — hands its sync over without a thread wake-up
-    /// (BENCHMARKS.md, W2); the price is this much of a core after each sync.
-    package var syncSpin: Duration = .microseconds(100)
     /// A segment rolls before its offsets would span more than this: relative offsets in the
     /// index files are int32. Lowered only by tests, to reach the rule without 2³¹ records.
     var maxOffsetsPerSegment = Int64(Int32.max)

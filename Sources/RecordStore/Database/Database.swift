@@ -27,11 +27,8 @@ import StorageKit
 ///   and never blocks a cooperative thread: durability (the group committer), a view's queued
 ///   folds (`ViewFeed`), zone and subscription changes (`AsyncLock`, a lock held across the
 ///   durable write), and subscription streams (`AsyncStream`).
-/// - **The sync thread**: every `fdatasync` runs on the group committer's own thread
-///   (`SpinningThread`, one per open log), which stays awake for `LogOptions.syncSpin` after
-///   each sync so that the next lone commit hands its sync over without a thread wake-up.
-/// - **Serial dispatch queues** for the rest of what must block or take long: a large commit's
-///   fold on each view's queue, and every compaction
+/// - **Serial dispatch queues** for what must block or take long: every `fdatasync` runs on the
+///   group committer's queue, a large commit's fold on each view's queue, and every compaction
 ///   (asked for, or due by the ``CompactionPolicy``) on the database's compaction queue, which
 ///   holds up a writer only while a cleaned segment takes the old ones' place. A read-only
 ///   database's watcher (`StoreWatcher`) is a timer on a serial queue of its own: every
