@@ -80,6 +80,21 @@ public enum ChildProcess {
         }
     }
 
+    /// Runs `body` on a thread of its own and suspends the calling task until it returns: for
+    /// blocking waits (a child's exit, a pipe's end), which must hold no thread of the
+    /// cooperative pool that every other test running in parallel needs.
+    public static func onOwnThread<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) async throws -> Value {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try body() }) }.start()
+        }
+    }
+
+    /// Runs `executable` to completion as ``run(_:_:environment:)`` does, waiting on a thread of
+    /// its own (``onOwnThread(_:)``) rather than on the calling task's.
+    public static func runOnOwnThread(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) async throws -> Outcome {
+        try await onOwnThread { try run(executable, arguments, environment: environment) }
+    }
+
     /// Runs a program found on the PATH, through /usr/bin/env.
     public static func run(program arguments: [String]) throws -> Outcome {
         try run(URL(fileURLWithPath: "/usr/bin/env"), arguments)
