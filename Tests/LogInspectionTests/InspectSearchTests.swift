@@ -63,12 +63,12 @@ import TestSupport
     }
 
     @Test("the command searches, and exits 64 for a malformed criterion")
-    func command() throws {
+    func command() async throws {
         let tool = try #require(ChildProcess.builtExecutable("log-inspect"))
-        let found = try ChildProcess.run(tool, ["dump", InspectFixtures.notesStore, "--field", "title~=milk", "--limit", "2", "--json"])
+        let found = try await ChildProcess.runOnOwnThread(tool, ["dump", InspectFixtures.notesStore, "--field", "title~=milk", "--limit", "2", "--json"])
         #expect(found.status == 0)
         #expect(found.outputText.split(separator: "\n").count == 2)
-        let bad = try ChildProcess.run(tool, ["dump", InspectFixtures.notesStore, "--field", "title"])
+        let bad = try await ChildProcess.runOnOwnThread(tool, ["dump", InspectFixtures.notesStore, "--field", "title"])
         #expect(bad.status == 64)
         #expect(bad.errorText.contains("KEY~=VALUE"))
     }

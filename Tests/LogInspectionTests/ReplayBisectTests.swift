@@ -103,16 +103,16 @@ import TestSupport
     static let fewerThanThreeNotes = "test $(grep -c '\"recordType\": \"Note\"') -lt 3"
 
     @Test("the command prints the event and the diff, and its JSON has the documented shape")
-    func command() throws {
+    func command() async throws {
         let tool = try #require(ChildProcess.builtExecutable("log-replay"))
-        let text = try ChildProcess.run(tool, [
+        let text = try await ChildProcess.runOnOwnThread(tool, [
             "bisect", InspectFixtures.notesStore, "--zone", "Notes", "--invariant", Self.fewerThanThreeNotes,
         ])
         #expect(text.status == 0)
         #expect(text.outputText.hasPrefix("first bad offset: 4 in zone Notes"))
         #expect(text.outputText.contains("  Notes 4 2026-11-25T11:19:23.618Z save type=Note key=D973A676-1BC4-4D9B-878C-7A833AAB6083"))
         #expect(text.outputText.contains("+ D973A676-1BC4-4D9B-878C-7A833AAB6083 (Note) @4"))
-        let json = try ChildProcess.run(tool, [
+        let json = try await ChildProcess.runOnOwnThread(tool, [
             "bisect", InspectFixtures.notesStore, "--zone", "Notes", "--json", "--invariant", Self.fewerThanThreeNotes,
         ])
         #expect(json.status == 0)
@@ -126,15 +126,15 @@ import TestSupport
     }
 
     @Test("the command exits 1 when not bracketed and 64 for a usage error")
-    func commandExitCodes() throws {
+    func commandExitCodes() async throws {
         let tool = try #require(ChildProcess.builtExecutable("log-replay"))
-        let never = try ChildProcess.run(tool, ["bisect", InspectFixtures.notesStore, "--zone", "Notes", "--invariant", "true"])
+        let never = try await ChildProcess.runOnOwnThread(tool, ["bisect", InspectFixtures.notesStore, "--zone", "Notes", "--invariant", "true"])
         #expect(never.status == 1)
         #expect(never.errorText.contains("not bracketed"))
         #expect(never.outputText.isEmpty)
-        let usage = try ChildProcess.run(tool, ["bisect", InspectFixtures.notesStore, "--zone", "Notes"])
+        let usage = try await ChildProcess.runOnOwnThread(tool, ["bisect", InspectFixtures.notesStore, "--zone", "Notes"])
         #expect(usage.status == 64)
-        let reversed = try ChildProcess.run(tool, [
+        let reversed = try await ChildProcess.runOnOwnThread(tool, [
             "bisect", InspectFixtures.notesStore, "--zone", "Notes", "--from", "9", "--to", "3", "--invariant", "true",
         ])
         #expect(reversed.status == 64)

@@ -125,17 +125,17 @@ import TestSupport
     }
 
     @Test("the command writes the page and says what it found")
-    func command() throws {
+    func command() async throws {
         let executable = try #require(ChildProcess.builtExecutable("log-inspect"))
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("report-\(UUID().uuidString).html").path
         defer { try? FileManager.default.removeItem(atPath: out) }
-        let outcome = try ChildProcess.run(executable, ["report", InspectFixtures.tornStore, "--out", out])
+        let outcome = try await ChildProcess.runOnOwnThread(executable, ["report", InspectFixtures.tornStore, "--out", out])
         #expect(outcome.status == 0)
         #expect(outcome.outputText.contains("tornTail"))
         let html = try String(contentsOfFile: out, encoding: .utf8)
         #expect(html.contains("data-status=\"tornTail\""))
         #expect(outcome.errorText.isEmpty, "no progress bar when standard error is not a terminal")
-        let refused = try ChildProcess.run(executable, ["report", InspectFixtures.notesStore, "--out", "/nonexistent-dir/r.html"])
+        let refused = try await ChildProcess.runOnOwnThread(executable, ["report", InspectFixtures.notesStore, "--out", "/nonexistent-dir/r.html"])
         #expect(refused.status == 3)
     }
 
@@ -143,7 +143,7 @@ import TestSupport
     /// Runs where a browser is installed (`.ci/run` installs Debian's `chromium` and sets
     /// RECORDLOG_REQUIRE_CHROMIUM, so that CI cannot skip it silently).
     @Test("the page renders in headless Chromium")
-    func rendersInChromium() throws {
+    func rendersInChromium() async throws {
         let browser = ["chromium", "chromium-browser", "google-chrome"].lazy.compactMap(Self.onPath).first
         guard let browser else {
             let required = ProcessInfo.processInfo.environment["RECORDLOG_REQUIRE_CHROMIUM"] == "1"
@@ -155,7 +155,7 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: directory) }
         let page = directory.appendingPathComponent("report.html"), picture = directory.appendingPathComponent("report.png")
         try Self.page(InspectFixtures.flippedStore).html.write(to: page, atomically: true, encoding: .utf8)
-        let outcome = try ChildProcess.run(URL(fileURLWithPath: browser), [
+        let outcome = try await ChildProcess.runOnOwnThread(URL(fileURLWithPath: browser), [
             "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--window-size=820,1600",
             "--user-data-dir=" + directory.appendingPathComponent("profile").path,
             "--screenshot=" + picture.path, page.absoluteString,
