@@ -10,7 +10,7 @@ import TestSupport
     }
 
     @Test("--header event=delete keeps the deletes, in offset order")
-    func headerEquals() async throws {
+    func headerEquals() throws {
         #expect(try Self.offsets(DumpFilter(headers: [DumpMatch("event=delete")])) == [9, 11, 12, 13])
         #expect(try Self.offsets(DumpFilter(zone: "_database", headers: [DumpMatch("event=createZone")])) == [1, 2])
         #expect(try Self.offsets(DumpFilter(headers: [DumpMatch("event=del")])).isEmpty, "equal means the whole value")
@@ -19,7 +19,7 @@ import TestSupport
     }
 
     @Test("--field title~=milk keeps the saves whose title contains milk; = wants the whole title")
-    func fieldContainsAndEquals() async throws {
+    func fieldContainsAndEquals() throws {
         #expect(try Self.offsets(DumpFilter(fields: [DumpMatch("title~=milk")])) == [2, 5, 15])
         #expect(try Self.offsets(DumpFilter(fields: [DumpMatch("title=Buy milk")])) == [2])
         #expect(try Self.offsets(DumpFilter(fields: [DumpMatch("title=milk")])).isEmpty)
@@ -27,7 +27,7 @@ import TestSupport
     }
 
     @Test("a reference field compares as the record name it points to; criteria combine")
-    func referencesAndCombinations() async throws {
+    func referencesAndCombinations() throws {
         let inDefault = try Self.offsets(DumpFilter(fields: [DumpMatch("folder=default-folder")]))
         #expect(inDefault.contains(2) && !inDefault.contains(3))
         let both = try Self.offsets(DumpFilter(
@@ -38,7 +38,7 @@ import TestSupport
     }
 
     @Test("--limit stops after that many matches", arguments: [1, 2, 3, 100])
-    func limit(count: Int) async throws {
+    func limit(count: Int) throws {
         let all = try Self.offsets(DumpFilter(fields: [DumpMatch("title~=milk")]))
         #expect(try Self.offsets(DumpFilter(fields: [DumpMatch("title~=milk")], limit: count)) == Array(all.prefix(count)))
         let batches = try InspectFixtures.dumpLines(InspectFixtures.notesStore, filter: DumpFilter(limit: count), batches: true)
@@ -51,7 +51,7 @@ import TestSupport
         ("a=b=c", "a", .equals, "b=c"),
         ("empty=", "empty", .equals, ""),
     ])
-    func parsing(text: String, key: String, comparison: DumpMatch.Comparison, value: String) async throws {
+    func parsing(text: String, key: String, comparison: DumpMatch.Comparison, value: String) throws {
         let match = try DumpMatch(text)
         #expect(match == DumpMatch(key: key, comparison: comparison, value: value))
         #expect(match.description == text)

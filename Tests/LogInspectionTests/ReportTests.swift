@@ -39,7 +39,7 @@ import TestSupport
     }
 
     @Test("a torn tail and a flipped bit are named with their file, position and offset")
-    func damageIsLocated() async throws {
+    func damageIsLocated() throws {
         let torn = try Self.page(InspectFixtures.tornStore).html
         #expect(torn.contains(
             "<li class=\"problem error\">error tornTail in <code>zones/Notes/00000000000000000000.log</code> at position 3100, offset 15:"))
@@ -51,7 +51,7 @@ import TestSupport
     }
 
     @Test("each zone has its charts, each with axes and a caption")
-    func chartsPresent() async throws {
+    func chartsPresent() throws {
         let html = try Self.page(InspectFixtures.notesStore).html
         for chart in ["timeline", "batch-sizes", "bytes", "segments", "by-event", "by-type"] {
             #expect(html.contains("<figure class=\"chart\" data-chart=\"\(chart)\" data-zone=\"Notes\">"), "\(chart)")
@@ -70,7 +70,7 @@ import TestSupport
     }
 
     @Test("the tables list the most rewritten keys and the largest records, largest first")
-    func tables() async throws {
+    func tables() throws {
         let report = try StoreReport(InspectTarget(path: InspectFixtures.notesStore))
         let notes = try #require(report.zones.first { $0.name == "Notes" })
         #expect(!notes.mostRewritten.isEmpty)
@@ -97,12 +97,12 @@ import TestSupport
     }
 
     @Test("the same store gives the same page")
-    func deterministic() async throws {
+    func deterministic() throws {
         #expect(try Self.page(InspectFixtures.notesStore).html == Self.page(InspectFixtures.notesStore).html)
     }
 
     @Test("text shown in the page is escaped")
-    func escaping() async throws {
+    func escaping() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("report-<b>&\"-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -114,7 +114,7 @@ import TestSupport
     }
 
     @Test("a timeline bins every commit, whatever the range")
-    func timelineBins() async throws {
+    func timelineBins() throws {
         let report = try StoreReport(InspectTarget(path: InspectFixtures.notesStore))
         let html = ReportPage(report).html()
         let timeline = try #require(html.components(separatedBy: "data-chart=\"timeline\" data-zone=\"Notes\"").last)

@@ -1,4 +1,5 @@
 import Foundation
+import RecordLog
 @testable import RecordStore
 import Testing
 import TuningSupport
@@ -18,14 +19,19 @@ import TuningSupport
             let saves = events.prefix(320), deletes = events.dropFirst(320)
             #expect(Set(saves.map(\.timestamp)).count == 1)
             #expect(Set(deletes.map(\.timestamp)).count == 1)
+            // Each a new record's first event: `previous` −1 (FORMAT.md §10.1).
+            let first = LogHeader(key: StoredEvent.previousHeader, value: [UInt8](repeating: 0xFF, count: 8))
             for event in saves {
                 let type = event.keyString?.hasPrefix("note-") == true ? "Note" : "Other"
-                #expect(event.headers == StoredEvent.headers(.save, recordType: type, changeTag: "\(event.header(StoredEvent.changeTagHeader)?.stringValue ?? "?")"))
+                #expect(event.headers == StoredEvent.headers(.save, recordType: type, changeTag: "\(event.header(StoredEvent.changeTagHeader)?.stringValue ?? "?")") + [first])
                 #expect(event.header(StoredEvent.changeTagHeader)?.stringValue?.hasSuffix("-" + String(event.offset, radix: 36)) == true)
             }
+            // Each delete names its record's save.
+            let saved = Dictionary(uniqueKeysWithValues: saves.map { ($0.keyString ?? "", $0.offset) } + [("parent", Int64(0))])
             for event in deletes {
                 let type = event.keyString == "parent" ? "Folder" : "Note"
-                #expect(event.headers == StoredEvent.headers(.delete, recordType: type))
+                #expect(Array(event.headers.dropLast()) == StoredEvent.headers(.delete, recordType: type))
+                #expect(StoredEvent(event).previous == saved[event.keyString ?? ""].map(PreviousEvent.at))
                 #expect(event.isTombstone)
             }
         }

@@ -29,7 +29,7 @@ public enum ChildProcess {
     /// dispatch queue, which a full run's other waits can starve. Standard error goes to a file,
     /// so a child that writes a lot to both streams cannot block on a full pipe.
     public static func run(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) async throws -> Outcome {
-        try await onThreadOfItsOwn { try runBlocking(executable, arguments, environment: environment) }
+        try await onOwnThread { try runBlocking(executable, arguments, environment: environment) }
     }
 
     /// Runs `executable` to completion, blocking the calling thread.
@@ -71,11 +71,13 @@ public enum ChildProcess {
     /// Waits for a started child to exit on a thread of its own, suspending the calling task (see
     /// ``run(_:_:environment:)``).
     public static func exit(of process: Process) async {
-        await onThreadOfItsOwn { process.waitUntilExit() }
+        await onOwnThread { process.waitUntilExit() }
     }
 
-    /// Runs `work`, which blocks, on a new thread and suspends the caller until it is done.
-    private static func onThreadOfItsOwn<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {
+    /// Runs `work`, which blocks (a child's exit, a pipe's end), on a new thread and suspends the
+    /// caller until it is done: the wait holds no thread of the cooperative pool that every
+    /// other test running in parallel needs.
+    public static func onOwnThread<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {
         try await withCheckedThrowingContinuation { continuation in
             let thread = Thread { continuation.resume(with: Result { try work() }) }
             thread.name = "ChildProcess wait"
@@ -84,7 +86,7 @@ public enum ChildProcess {
     }
 
     /// Runs `work`, which blocks and cannot fail, on a new thread (see above).
-    private static func onThreadOfItsOwn(_ work: @escaping @Sendable () -> Void) async {
+    private static func onOwnThread(_ work: @escaping @Sendable () -> Void) async {
         await withCheckedContinuation { continuation in
             let thread = Thread {
                 work()

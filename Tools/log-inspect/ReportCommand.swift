@@ -2,12 +2,6 @@ import ArgumentParser
 import Foundation
 import LogInspection
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 struct ReportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
@@ -34,9 +28,10 @@ struct ReportCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingErrors {
-            let bar = isatty(STDERR_FILENO) != 0
-                ? ProgressBar(label: "reading", unit: "bytes") { FileHandle.standardError.write(Data($0.utf8)) } : nil
-            let report = try StoreReport(InspectTarget(path: path), progress: bar.map { bar in { bar.update(done: $0, total: $1) } })
+            let bar = ProgressBar.onStandardError(label: "reading", unit: "bytes")
+            let report = try StoreReport(
+                InspectTarget(path: path), progress: bar.map { bar in { bar.update(done: $0, total: $1) } },
+                verifyProgress: bar.map { bar in { bar.update(done: $0, total: $1, label: "verifying") } })
             bar?.finish()
             let html = ReportPage(report).html()
             do {

@@ -11,7 +11,8 @@ struct VerifyCommand: AsyncParsableCommand {
             from mid-log corruption (valid data after the damage, which the writer refuses to open: \
             see Log.repair).
 
-            Exit status: 0 clean, 1 torn tail only, 2 corrupt, 3 could not read.
+            Exit status: 0 clean, 1 torn tail only, 2 corrupt, 3 could not read. A progress \
+            bar is drawn on standard error when it is a terminal (not with --json).
 
             Examples:
               log-inspect verify STORE
@@ -29,7 +30,10 @@ struct VerifyCommand: AsyncParsableCommand {
     func run() async throws {
         var code: Int32 = 0
         try await reportingErrors {
-            let report = try Verify.run(InspectTarget(path: path))
+            // A progress bar only for a person at a terminal: a script reads the verdict.
+            let bar = json ? nil : ProgressBar.onStandardError(label: "verifying", unit: "bytes")
+            let report = try Verify.run(InspectTarget(path: path), progress: bar.map { bar in { bar.update(done: $0, total: $1) } })
+            bar?.finish()
             print(json ? report.json().pretty() : report.text())
             code = report.exitCode
         }

@@ -2,12 +2,6 @@ import ArgumentParser
 import Foundation
 import LogInspection
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Runs a command: opens the store, prints what the body returns, and turns a refusal into a
 /// message on standard error and exit status 1.
 enum Runner {
@@ -26,8 +20,7 @@ enum Runner {
 
     /// A progress bar on standard error when it is a terminal and the output is not JSON.
     static func progressBar(json: Bool, label: String) -> ProgressBar? {
-        guard !json, isatty(STDERR_FILENO) != 0 else { return nil }
-        return ProgressBar(label: label) { standardError($0) }
+        json ? nil : ProgressBar.onStandardError(label: label)
     }
 
     static func standardError(_ text: String) {

@@ -17,6 +17,16 @@ public enum Dump {
     ) throws {
         var left = filter.limit ?? Int.max
         guard left > 0 else { return }
+        if let key = filter.key, target.isStore, let walked = try walkedRecords(target, key: key, zone: filter.zone) {
+            for (zone, record) in walked {
+                let inspected = InspectedRecord(zone: zone, record: record)
+                guard filter.matches(inspected) else { continue }
+                try body(inspected)
+                left -= 1
+                if left == 0 { return }
+            }
+            return
+        }
         var buffer: [UInt8] = []
         let key = filter.key.map { Array($0.utf8) }
         try forEachBatchUntil(target, filter: filter) { line in
@@ -67,6 +77,31 @@ public enum Dump {
                 }
             }
         }
+    }
+
+    /// `--key` on a store: the key's records in each zone (`zone`, or all), found by walking
+    /// the record's versions (``RecordWalk``) rather than reading the zones; nil when the store
+    /// does not open, or any zone cannot be walked (then the zones are read as without a key).
+    private static func walkedRecords(_ target: InspectTarget, key: String, zone: String?) throws -> [(zone: String, record: LogRecord)]? {
+        let zones = try target.zones(named: zone)
+        guard let store = try? ReplayStore(directory: target.path) else { return nil }
+        defer { store.close() }
+        var records: [(zone: String, record: LogRecord)] = []
+        let name = Array(key.utf8)
+        for zone in zones {
+            if zone.name == ReplayStore.systemZone {
+                // Its keys are not one thing's versions (no `previous`): it is read, small as it is.
+                guard let system = store.system else { return nil }
+                try system.forEachRecordInPlace(from: system.startOffset, to: system.endOffset) { record in
+                    if hasKey(record, name) { records.append((zone.name, LogRecord(record))) }
+                    return true
+                }
+                continue
+            }
+            guard let walked = try? store.walkedEvents(zone: zone.name, recordName: key) else { return nil }
+            records += walked.events.map { (zone.name, $0) }
+        }
+        return records
     }
 
     /// Whether `record`'s key has exactly the bytes of `key`.

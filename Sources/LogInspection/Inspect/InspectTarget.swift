@@ -43,6 +43,13 @@ public struct InspectTarget: Sendable {
         return found
     }
 
+    /// The size of every segment file of every zone, added up: what a pass over them reads.
+    public var totalSegmentBytes: Int64 {
+        zones.flatMap(\.segments).reduce(Int64(0)) { total, segment in
+            total + (((try? FileManager.default.attributesOfItem(atPath: segment.path))?[.size] as? NSNumber)?.int64Value ?? 0)
+        }
+    }
+
     private static func listZones(store: String) -> [ZoneFiles] {
         let zonesPath = store + "/zones"
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: zonesPath) else { return [] }

@@ -18,13 +18,25 @@ public struct InspectedRecord: Sendable {
         self.event = EventDescription.describe(record, zoneName: zone)
     }
 
-    /// Headers other than the store's own `event`, `recordType` and `changeTag`.
+    /// The offset of the same record's previous event, from the `previous` header (FORMAT.md
+    /// §10.1): −1 on its first event; nil without the header.
+    public var previousOffset: Int64? {
+        switch StoredEvent(record).previous {
+        case .at(let offset): return offset
+        case .none: return StoredEvent.noPreviousEvent
+        case .unknown: return nil
+        }
+    }
+
+    /// Headers other than the store's own `event`, `recordType`, `changeTag`, `clientChangeToken`
+    /// and `previous`.
     public var otherHeaders: [LogHeader] {
         record.headers.filter { !StoredEvent.isStoreHeader($0.key) }
     }
 
     /// The JSON Lines object: `zone`, `offset`, `timestamp` (ms), `key`, `event`, `recordType`,
-    /// `changeTag`, `creationDate`/`modificationDate` (ms, when the value has them), `fields`,
+    /// `changeTag`, `previous` (the record's previous event's offset, −1 for none; only with the
+    /// header), `creationDate`/`modificationDate` (ms, when the value has them), `fields`,
     /// `sync` and `syncChangeTag` (in a device's store: what a sync record means, the remote version)
     /// (see ``FieldJSON``; null for a delete or an undecodable value); for a value that does not
     /// decode as a record, `value` (base64), `valueText` (when it is UTF-8) and `valueError`;
@@ -36,6 +48,7 @@ public struct InspectedRecord: Sendable {
         ]
         if let key = record.key, record.keyString == nil { members.append(("keyBase64", .string(Self.base64(key)))) }
         members += [("event", .string(event.kind)), ("recordType", .optional(event.recordType)), ("changeTag", .optional(event.changeTag))]
+        if let previous = previousOffset { members.append(("previous", .int(previous))) }
         if let fields = event.fields {
             if let date = fields.creationDate { members.append(("creationDate", .int(FieldJSON.milliseconds(date)))) }
             if let date = fields.modificationDate { members.append(("modificationDate", .int(FieldJSON.milliseconds(date)))) }
@@ -57,7 +70,7 @@ public struct InspectedRecord: Sendable {
     }
 
     /// One human-readable line:
-    /// `Notes 3 2024-05-01T10:00:00.123Z save type=Note key=n1 changeTag=1-3 fields={"title":"Hi"}`;
+    /// `Notes 3 2024-05-01T10:00:00.123Z save type=Note key=n1 changeTag=1-3 previous=1 fields={"title":"Hi"}`;
     /// a sync record's line says what it means instead of its fields: `… key=_sync.p.n1 … sync="pending save of n1 (title)"`.
     public func text() -> String {
         var parts = [Self.word(zone), String(record.offset), Timestamp.iso8601(milliseconds: record.timestamp), event.kind]
@@ -68,6 +81,7 @@ public struct InspectedRecord: Sendable {
             parts.append(record.key.map { "key=base64:" + Self.base64($0) } ?? "key=null")
         }
         if let tag = event.changeTag { parts.append("changeTag=" + Self.word(tag)) }
+        if let previous = previousOffset { parts.append("previous=" + (previous < 0 ? "none" : String(previous))) }
         if let tag = event.syncChangeTag { parts.append("syncTag=" + Self.word(tag)) }
         if let sync = event.sync {
             parts.append("sync=" + JSONValue.string(sync).compact())

@@ -17,9 +17,11 @@ import RecordStore
 public enum Verify {
     /// Verifies every zone of `target`.
     ///
+    /// - Parameter progress: called with the segment bytes verified so far and their total, at
+    ///   most once a batch (a second look beside a live writer starts again from 0).
     /// - Throws: ``InspectError/unreadable(_:)`` when a file cannot be read at all.
-    public static func run(_ target: InspectTarget) throws -> VerifyReport {
-        var report = try runOnce(target)
+    public static func run(_ target: InspectTarget, progress: ReplayProgressHandler? = nil) throws -> VerifyReport {
+        var report = try runOnce(target, progress: progress)
         // Beside a live writer, a segment may roll or grow between the listing and the reading:
         // a problem that a fresh look no longer finds was the writer at work, not damage.
         // The second look reads each zone's durable mark before it lists the segments, so the
@@ -30,7 +32,7 @@ public enum Verify {
             attempts += 1
             let marks = durableMarks(of: target)
             guard let fresh = try? InspectTarget(path: target.path) else { break }
-            report = try runOnce(fresh, marks: marks)
+            report = try runOnce(fresh, marks: marks, progress: progress)
         }
         return report
     }
@@ -46,8 +48,9 @@ public enum Verify {
 
     /// One look at every zone; `marks` are durable marks read before `target` listed its
     /// segments (a zone without one reads its mark now).
-    private static func runOnce(_ target: InspectTarget, marks: [String: Int64] = [:]) throws -> VerifyReport {
+    private static func runOnce(_ target: InspectTarget, marks: [String: Int64] = [:], progress: ReplayProgressHandler?) throws -> VerifyReport {
         var report = VerifyReport()
+        var bytes = ByteProgress(total: target.totalSegmentBytes, handler: progress)
         let writerLive = target.isStore && StoreCheck.writerIsLive(store: target.path) == true
         if target.isStore {
             checkMetadata(store: target.path, into: &report)
@@ -59,8 +62,9 @@ public enum Verify {
         for zone in target.zones {
             // Read before the segments: whatever they then hold, the durable part is at least this.
             let durable = marks[zone.name] ?? zone.directory.map { StoreCheck.durableOffset(store: target.path, partitionDirectory: $0) } ?? 0
-            try verify(zone, durable: durable, writerLive: writerLive, decodeValues: decodeValues, into: &report)
+            try verify(zone, durable: durable, writerLive: writerLive, decodeValues: decodeValues, progress: &bytes, into: &report)
         }
+        bytes.finish()
         return report
     }
 
@@ -107,7 +111,7 @@ public enum Verify {
     }
 
     private static func verify(
-        _ zone: ZoneFiles, durable: Int64, writerLive: Bool, decodeValues: Bool, into report: inout VerifyReport
+        _ zone: ZoneFiles, durable: Int64, writerLive: Bool, decodeValues: Bool, progress: inout ByteProgress, into report: inout VerifyReport
     ) throws {
         var expected: Int64?
         for (index, segment) in zone.segments.enumerated() {
@@ -122,6 +126,7 @@ public enum Verify {
                 problem(.offsetGap, 0, expected, "the segment starts at offset \(base) but the previous one ends before \(expected)")
             }
             let outcome = try reader.readBatches(expectedBaseOffset: segment.namedBaseOffset) { batch, position in
+                progress.reached(position, of: reader.size)
                 do {
                     try batch.forEachRecord { record in
                         guard decodeValues, let failure = EventDescription.describe(record, zoneName: zone.name).decodingError else { return }
@@ -131,6 +136,7 @@ public enum Verify {
                     problem(.undecodable, position, batch.header.baseOffset, "the batch's records do not decode: \(error)")
                 }
             }
+            progress.finishSegment(reader.size)
             report.segments.append(VerifyReport.Segment(
                 zone: zone.name, file: segment.file, batches: outcome.batchCount, records: outcome.recordCount,
                 validBytes: outcome.validEnd, bytes: reader.size))

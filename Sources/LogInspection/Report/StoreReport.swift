@@ -25,18 +25,20 @@ public struct StoreReport: Sendable {
     /// The zones, sorted by name.
     public var zones: [ZoneReport]
 
-    /// Verifies and reads every segment of `target`.
+    /// Reads and verifies every segment of `target`.
     ///
-    /// - Parameter progress: called with the bytes read so far and the total, at most once a batch.
+    /// - Parameters:
+    ///   - progress: called while reading, with the bytes read so far and the total, at most once a batch.
+    ///   - verifyProgress: called while verifying (after reading), the same way.
     /// - Throws: ``InspectError/unreadable(_:)`` when a file cannot be read at all.
-    public init(_ target: InspectTarget, progress: ReplayProgressHandler? = nil) throws {
+    public init(_ target: InspectTarget, progress: ReplayProgressHandler? = nil, verifyProgress: ReplayProgressHandler? = nil) throws {
         path = target.path
         isStore = target.isStore
-        let total = target.zones.flatMap(\.segments).reduce(Int64(0)) { $0 + Self.fileSize($1.path) }
+        let total = target.totalSegmentBytes
         var collector = Collector(total: total, progress: progress)
         zones = try target.zones.map { try collector.zone($0) }
         progress?(total, total)
-        verdict = try Verify.run(target)
+        verdict = try Verify.run(target, progress: verifyProgress)
     }
 
     /// The first and last commit time over every zone (ms since the epoch); nil when no zone has one.
@@ -44,10 +46,6 @@ public struct StoreReport: Sendable {
         let firsts = zones.compactMap(\.summary.firstTimestamp), lasts = zones.compactMap(\.summary.lastTimestamp)
         guard let first = firsts.min(), let last = lasts.max() else { return nil }
         return min(first, last)...last
-    }
-
-    private static func fileSize(_ path: String) -> Int64 {
-        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.int64Value ?? 0
     }
 }
 

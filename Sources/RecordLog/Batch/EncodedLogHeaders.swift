@@ -33,6 +33,14 @@ package struct EncodedLogHeaders: Sendable {
         bytes.append(contentsOf: string.utf8)
     }
 
+    /// Appends a header whose value is `value`'s 8 bytes, big-endian, without building a `LogHeader`.
+    package mutating func append(key: String, bigEndian value: Int64) {
+        count += 1
+        LogHeader.encodeKey(key, into: &bytes)
+        bytes.appendVarint(Int32(8))
+        withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0) }
+    }
+
     /// Appends the headers of `other` after these.
     package mutating func append(contentsOf other: EncodedLogHeaders) {
         count += other.count

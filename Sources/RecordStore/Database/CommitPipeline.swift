@@ -7,7 +7,8 @@ import RecordLog
 /// The steps, in order (``Database/modifyRecords(saving:deleting:savePolicy:atomically:clientChangeTokenData:)``):
 /// 1. **plan** — check every item against the zone's live records (``ZonePlanner``); in a
 ///    synced zone, add each written record's pending change (``Database/trackChanges(_:zones:now:)``);
-/// 2. **encode** — the plan as one Kafka batch, change tags set from the offsets it will get;
+/// 2. **encode** — the plan as one Kafka batch, change tags set from the offsets it will get,
+///    each event naming its record's previous one (`previous`, FORMAT.md §10.1);
 /// 3. **write** — append the batch (not yet durable), then fold it into the views, apply it to
 ///    the zone's state and file each item's result: steps 1–3 run under the database's lock, so
 ///    the state moves in log order;
@@ -102,14 +103,17 @@ extension Database {
             builder.append(
                 key: commit.plan.saves[index].record.recordID.recordName, value: state.commitBuffers.value,
                 headers: withClientToken(
-                    state.commitBuffers.headers.saveHeaders(recordType: commit.plan.saves[index].record.recordType, changeTag: changeTag),
+                    state.commitBuffers.headers.saveHeaders(
+                        recordType: commit.plan.saves[index].record.recordType, changeTag: changeTag,
+                        previous: commit.plan.saves[index].previous),
                     index: index),
                 timestamp: timestamp)
         }
         for (index, delete) in zip(commit.plan.saves.count..., commit.plan.deletes) {
             builder.append(
                 key: delete.name, value: nil,
-                headers: withClientToken(state.commitBuffers.headers.deleteHeaders(recordType: delete.recordType), index: index),
+                headers: withClientToken(
+                    state.commitBuffers.headers.deleteHeaders(recordType: delete.recordType, previous: delete.previous), index: index),
                 timestamp: timestamp)
         }
         let batch = try builder.encode(
@@ -183,8 +187,8 @@ extension Database {
         }
         // Requests delete few records or many: a set keeps telling them apart linear.
         let requestedDeletes = plan.requestedDeletes.isEmpty ? [] : Set(plan.requestedDeletes)
-        for delete in plan.deletes {
-            zone.applyDelete(name: delete.name)
+        for (offset, delete) in zip((plan.firstOffset + Int64(plan.saves.count))..., plan.deletes) {
+            zone.applyDelete(name: delete.name, offset: offset)
             let id = RecordID(recordName: delete.name, zoneID: plan.zoneID)
             if requestedDeletes.contains(id) { results.deleteResults[id] = .success(()) }
             changes.append(.deleted(id, recordType: delete.recordType))

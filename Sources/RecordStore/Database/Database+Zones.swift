@@ -125,6 +125,7 @@ extension Database {
                 // first write copy every array of the index to the heap.
                 swap(&zone.records, &saved.records)
                 zone.clientToken = saved.clientToken
+                zone.deleted = saved.deleted
                 from = max(saved.covered.offset, from)
                 report.zonesFromSnapshot += 1
             }

@@ -22,6 +22,12 @@ package struct StoredEvent: Sendable {
     /// On the last event of a commit whose request carried a client change token: the token's
     /// bytes, as the client gave them (`Database.modifyRecords(…clientChangeTokenData:)`).
     package static let clientChangeTokenHeader = "clientChangeToken"
+    /// On a save or delete of a zone: the offset of the same record's previous event in the
+    /// zone, 8 bytes big-endian; ``noPreviousEvent`` on the record's first event. Absent where
+    /// the writer could not tell (FORMAT.md §10.1), and in logs written before it.
+    package static let previousHeader = "previous"
+    /// The `previous` value of a record's first event: it has none.
+    package static let noPreviousEvent: Int64 = -1
 
     /// The log partition holding database-level events (zones, subscriptions, the store's identity).
     /// Its name starts with `_`, which no user zone may.
@@ -50,9 +56,10 @@ package struct StoredEvent: Sendable {
     }
 
     /// Whether `name` is one of the headers the store writes (`event`, `recordType`, `changeTag`,
-    /// `clientChangeToken`).
+    /// `clientChangeToken`, `previous`).
     package static func isStoreHeader(_ name: String) -> Bool {
         name == eventHeader || name == recordTypeHeader || name == changeTagHeader || name == clientChangeTokenHeader
+            || name == previousHeader
     }
 
     /// The log record read.
@@ -77,6 +84,8 @@ package struct StoredEvent: Sendable {
     package var changeTag: String? { record.header(Self.changeTagHeader)?.stringValue }
     /// The `clientChangeToken` header: on the last event of a commit whose request carried one.
     package var clientChangeToken: [UInt8]? { record.header(Self.clientChangeTokenHeader)?.value }
+    /// The `previous` header: where the record's previous event is.
+    package var previous: PreviousEvent { PreviousEvent(bytes: record.header(Self.previousHeader)?.value) }
 
     /// The record a save event holds, decoded as the store reads it back; nil for any other event
     /// (a delete, a system event, a record without an `event` header) and for a save without a

@@ -15,11 +15,16 @@ struct ZonePlan: Sendable {
         var nameHash: UInt32
         /// An upper bound of the record's encoded size with any change tag the store gives it.
         var sizeBound: Int
+        /// The `previous` header's offset (FORMAT.md §10.1): the live version's, the latest
+        /// delete's, `StoredEvent.noPreviousEvent`; nil when the zone cannot tell (no header).
+        var previous: Int64?
     }
 
     struct Delete: Sendable {
         var name: String
         var recordType: String
+        /// The offset of the record's latest save: the delete's `previous`.
+        var previous: Int64
     }
 
     let zoneID: ZoneID
@@ -120,7 +125,7 @@ struct ZonePlanner {
             }
             if !newFailure {
                 plan.deletes = cascade.sorted().compactMap { name in
-                    zone.records[name].map { ZonePlan.Delete(name: name, recordType: zone.records.recordType(of: $0)) }
+                    zone.records[name].map { ZonePlan.Delete(name: name, recordType: zone.records.recordType(of: $0), previous: $0.offset) }
                 }
                 return plan
             }
@@ -169,7 +174,9 @@ struct ZonePlanner {
             }
             new.takeAuthor(from: record, stamp: author)
             let sizeBound = try checkSize(new)
-            return ZonePlan.Save(record: new, isNew: true, targets: new.cascadeTargets(), nameHash: nameHash, sizeBound: sizeBound)
+            return ZonePlan.Save(
+                record: new, isNew: true, targets: new.cascadeTargets(), nameHash: nameHash, sizeBound: sizeBound,
+                previous: zone.deleted.previousOfRecreated(name))
         }
         // Every policy writes onto the server's copy, as CloudKit does: `.changedKeys` and the
         // default send the keys edited locally, `.allKeys` every key the record has as well, and
@@ -207,7 +214,8 @@ struct ZonePlanner {
         if mode == .sync { result.syncChangeTag = record.syncChangeTag }
         result.takeAuthor(from: record, stamp: author)
         let sizeBound = try checkSize(result)
-        return ZonePlan.Save(record: result, isNew: false, targets: result.cascadeTargets(), nameHash: nameHash, sizeBound: sizeBound)
+        return ZonePlan.Save(
+            record: result, isNew: false, targets: result.cascadeTargets(), nameHash: nameHash, sizeBound: sizeBound, previous: existing.offset)
     }
 
     /// Fails when the record, with the longest change tag it could get, encodes to over 1 MB;

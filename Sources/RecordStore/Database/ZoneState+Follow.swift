@@ -17,6 +17,7 @@ extension ZoneState {
             return (.saved(record, created: previousType == nil), .saved(record))
         case .delete?:
             guard let recordType = records.delete(name: name) else { return nil }
+            deleted.recordDelete(of: name, at: event.offset)
             indexes.didDelete(name: name, recordType: recordType)
             let id = RecordID(recordName: name, zoneID: zoneID)
             return (.deleted(id, recordType: recordType), .deleted(id, recordType: recordType))

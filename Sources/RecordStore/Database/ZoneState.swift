@@ -10,6 +10,9 @@ struct ZoneState: Sendable {
     let incarnation: Int64
     /// Every live record by name, the record types ever saved, and the `.deleteSelf` references.
     var records = KeyIndex()
+    /// Where each deleted record's latest delete lies: the `previous` of a save re-creating it.
+    /// Complete for a zone created or replayed from its start; a checkpoint restores its own.
+    var deleted = DeletedNames(complete: true)
     /// The query engine's field indexes (Query/ZoneIndexes.swift).
     var indexes = ZoneIndexes()
     /// The latest client change token a commit of this zone carried, if any.
@@ -34,16 +37,18 @@ struct ZoneState: Sendable {
         indexes.didSave(name: name, recordType: record.recordType, previousType: previousType, record: record)
     }
 
-    mutating func applyDelete(name: String) {
+    /// Records a delete of `name` at `offset`.
+    mutating func applyDelete(name: String, offset: Int64) {
         guard let recordType = records.delete(name: name) else { return }
+        deleted.recordDelete(of: name, at: offset)
         indexes.didDelete(name: name, recordType: recordType)
     }
 
     /// Applies one event read from the zone's partition (replay).
     mutating func apply(_ event: BorrowedLogRecord) throws {
         guard let name = event.keyString else { return }
-        // A save has three headers of its own, a delete two: only a commit's last event may
-        // have one more, its client change token (FORMAT.md §10.1).
+        // A save has three headers of its own, a delete two, and either may have a `previous`:
+        // only a commit's last event may have one more, its client change token (FORMAT.md §10.1).
         let ownHeaders: Int
         switch StoredEvent.kind(of: event) {
         case .save?:
@@ -51,7 +56,7 @@ struct ZoneState: Sendable {
             applySave(try RecordCodec.decode(value, recordID: RecordID(recordName: name, zoneID: zoneID), zoneChecked: true), offset: event.offset)
             ownHeaders = 3
         case .delete?:
-            applyDelete(name: name)
+            applyDelete(name: name, offset: event.offset)
             ownHeaders = 2
         default:
             return

@@ -39,12 +39,13 @@ extension Database {
                 return TakenCheckpoint(
                     positions: positions, views: views, viewWrites: state.views.filter(\.keepsSnapshot).map { $0.takeSnapshot() },
                     zones: state.zones.values.map { ($0.zoneID.zoneName, $0.incarnation, $0.partition.endOffset, $0.records) },
-                    clientTokens: state.zones.values.reduce(into: [:]) { tokens, zone in tokens[zone.zoneID.zoneName] = zone.clientToken })
+                    clientTokens: state.zones.values.reduce(into: [:]) { tokens, zone in tokens[zone.zoneID.zoneName] = zone.clientToken },
+                    deleted: state.zones.values.reduce(into: [:]) { deleted, zone in deleted[zone.zoneID.zoneName] = zone.deleted })
             }
             guard let taken else { return }
             let zones = taken.zones.map { (name: $0.name, incarnation: $0.incarnation, offset: $0.offset) }
             for write in taken.viewWrites { try write(directory, storeID, zones) }
-            try KeyIndexSnapshot.write(taken.zones, clientTokens: taken.clientTokens, storeID: storeID, to: snapshotPath)
+            try KeyIndexSnapshot.write(taken.zones, clientTokens: taken.clientTokens, deleted: taken.deleted, storeID: storeID, to: snapshotPath)
             try? FileManager.default.removeItem(atPath: directory + "/" + KeyIndexSnapshot.directoryName + "/" + KeyIndexSnapshot.formerFileName)
             state.withLock { state in
                 state.checkpointed = taken.positions
@@ -60,6 +61,7 @@ extension Database {
         var viewWrites: [SnapshotWrite]
         var zones: [(name: String, incarnation: Int64, offset: Int64, records: KeyIndex)]
         var clientTokens: [String: ClientChangeTokenMark]
+        var deleted: [String: DeletedNames]
     }
 
     /// How many events the zones gained from `checkpointed` to `positions`; nil when a zone was

@@ -15,15 +15,26 @@ extension KeyIndexSnapshot {
         case clientChangeTokens
     }
 
+    /// The section after ``TrailingSection`` (version 7 on).
+    enum DeletedNamesSection: Int, SnapshotSection {
+        /// Per zone, in the zones' order: its ``DeletedNames``.
+        case deletedNames
+    }
+
     /// Section 0: the format's version and how many zones follow.
     struct Header: SnapshotMeta {
-        /// The version this code writes when a zone has a client change token: version 5 and a
-        /// ``TrailingSection``. It versions the name table's hash (``SlotTable/hash(_:seed:)``)
-        /// too: a change to the hash is a new version.
-        static let currentVersion: UInt64 = 6
-        /// The version without client change tokens, which this code reads and writes when no
-        /// zone has one: the files of stores written before client change tokens.
+        /// The version this code writes: version 6 and a ``DeletedNamesSection``. It versions
+        /// the name table's hash (``SlotTable/hash(_:seed:)``) too: a change to the hash is a new
+        /// version.
+        static let currentVersion: UInt64 = 7
+        /// Version 5 and a ``TrailingSection``, which this code reads: the files of stores
+        /// written before the deleted names were kept (their zones' are then not complete).
+        static let versionWithClientTokens: UInt64 = 6
+        /// The version without client change tokens, which this code reads: the files of stores
+        /// written before client change tokens.
         static let versionWithoutClientTokens: UInt64 = 5
+        /// The versions this code reads.
+        static let readVersions: ClosedRange<UInt64> = versionWithoutClientTokens...currentVersion
         static let wordCount = 2
 
         var version = currentVersion
@@ -33,12 +44,15 @@ extension KeyIndexSnapshot {
 
         var words: [UInt64] { [version, UInt64(zoneCount)] }
 
-        /// How many sections follow the zones': ``TrailingSection``'s from version 6 on.
-        var trailingSectionCount: Int { version >= Self.currentVersion ? TrailingSection.count : 0 }
+        /// How many sections follow the zones': ``TrailingSection``'s from version 6 on,
+        /// ``DeletedNamesSection``'s from version 7 on.
+        var trailingSectionCount: Int {
+            (version >= Self.versionWithClientTokens ? TrailingSection.count : 0) + (version >= Self.currentVersion ? DeletedNamesSection.count : 0)
+        }
 
-        /// Refuses any version but ``currentVersion`` and ``versionWithoutClientTokens``.
+        /// Refuses any version but ``readVersions``.
         init?(words: [UInt64]) {
-            guard words.count == Self.wordCount, words[0] == Self.currentVersion || words[0] == Self.versionWithoutClientTokens,
+            guard words.count == Self.wordCount, Self.readVersions.contains(words[0]),
                 let zoneCount = Int(exactly: words[1])
             else { return nil }
             self.version = words[0]

@@ -15,6 +15,8 @@ enum KeyIndexSnapshot {
         var records: KeyIndex
         /// The zone's latest client change token, if any.
         var clientToken: ClientChangeTokenMark?
+        /// Where its deleted records' latest deletes lie; not complete from a file before version 7.
+        var deleted = DeletedNames(complete: false)
     }
 
     static let directoryName = "snapshots"
@@ -23,26 +25,31 @@ enum KeyIndexSnapshot {
     static let formerFileName = "key-index.snapshot"
 
     /// Writes the zones' indexes, each covering its log below `offset`, to `path`, with the zones'
-    /// client change tokens. Written as version 5 (no tokens section) when no zone has a token, so
-    /// that the file is what the code before client tokens wrote and reads; as version 6 with a
-    /// ``TrailingSection/clientChangeTokens`` section otherwise. `version` forces one (tests of
-    /// refusing another).
+    /// client change tokens and deleted names (`deleted`; a zone missing there is written not
+    /// complete), as version 7. `version` forces an earlier one, without the sections it lacks
+    /// (tests of reading and refusing them).
     static func write(
         _ zones: [(name: String, incarnation: Int64, offset: Int64, records: KeyIndex)],
-        clientTokens: [String: ClientChangeTokenMark] = [:], storeID: [UInt8], to path: String, version: UInt64? = nil
+        clientTokens: [String: ClientChangeTokenMark] = [:], deleted: [String: DeletedNames] = [:], storeID: [UInt8], to path: String,
+        version: UInt64? = nil
     ) throws {
-        let withTokens = zones.contains { clientTokens[$0.name] != nil }
-        let version = version ?? (withTokens ? Header.currentVersion : Header.versionWithoutClientTokens)
+        let version = version ?? Header.currentVersion
         try LogError.translating {
             try DurableFile.write(to: path) { file in
                 var writer = ViewSnapshotWriter(file: file)
                 try writer.startSection(Section.header)
                 try writer.write(meta: Header(version: version, zoneCount: zones.count))
                 for zone in zones { try zone.records.writeSnapshot(zoneName: zone.name, to: &writer) }
-                if version >= Header.currentVersion {
+                if version >= Header.versionWithClientTokens {
                     try writer.startSection(TrailingSection.clientChangeTokens)
                     var bytes: [UInt8] = []
                     for zone in zones { Self.append(clientTokens[zone.name], to: &bytes) }
+                    try bytes.withUnsafeBytes { try writer.write($0) }
+                }
+                if version >= Header.currentVersion {
+                    try writer.startSection(DeletedNamesSection.deletedNames)
+                    var bytes: [UInt8] = []
+                    for zone in zones { (deleted[zone.name] ?? DeletedNames(complete: false)).appendSnapshot(to: &bytes) }
                     try bytes.withUnsafeBytes { try writer.write($0) }
                 }
                 try writer.finish(storeID: storeID, zones: zones.map { ($0.name, $0.incarnation, $0.offset) })
@@ -83,12 +90,12 @@ enum KeyIndexSnapshot {
             header.zoneCount == snapshot.zones.count,
             snapshot.sectionCount == Section.count + header.zoneCount * ZoneSection.count + header.trailingSectionCount
         else {
-            reject("it is not a key index snapshot of version \(Header.versionWithoutClientTokens) or \(Header.currentVersion)")
+            reject("it is not a key index snapshot of version \(Header.readVersions.lowerBound) to \(Header.readVersions.upperBound)")
             return nil
         }
         let zoneEnd = Section.count + header.zoneCount * ZoneSection.count
         var tokens = [ClientChangeTokenMark?](repeating: nil, count: header.zoneCount)
-        if header.trailingSectionCount > 0 {
+        if header.version >= Header.versionWithClientTokens {
             guard let trailing = snapshot.sections(TrailingSection.self, from: zoneEnd),
                 let read = clientTokens(trailing.bytes(.clientChangeTokens), count: header.zoneCount)
             else {
@@ -96,6 +103,16 @@ enum KeyIndexSnapshot {
                 return nil
             }
             tokens = read
+        }
+        var deleted = [DeletedNames](repeating: DeletedNames(complete: false), count: header.zoneCount)
+        if header.version >= Header.currentVersion {
+            guard let section = snapshot.sections(DeletedNamesSection.self, from: zoneEnd + TrailingSection.count),
+                let read = DeletedNames.readSnapshot(section.bytes(.deletedNames), count: header.zoneCount)
+            else {
+                reject("its deleted names do not fit together")
+                return nil
+            }
+            deleted = read
         }
         var zones: [String: Zone] = [:]
         for (position, first) in stride(from: Section.count, to: zoneEnd, by: ZoneSection.count).enumerated() {
@@ -105,7 +122,7 @@ enum KeyIndexSnapshot {
                 reject("a zone's tables do not fit together")
                 return nil
             }
-            zones[name] = Zone(covered: covered, records: index, clientToken: tokens[position])
+            zones[name] = Zone(covered: covered, records: index, clientToken: tokens[position], deleted: deleted[position])
         }
         return (snapshot.storeID, zones)
     }

@@ -24,10 +24,11 @@ extension Database {
             record.modificationDate = now
             let name = record.recordID.recordName
             let hash = zone.records.hash(name)
+            let live = zone.records[name, hash: hash]
             commit.plan.saves.append(
                 ZonePlan.Save(
-                    record: record, isNew: zone.records[name, hash: hash] == nil, targets: CascadeTargets(), nameHash: hash,
-                    sizeBound: ZonePlanner.encodedSizeBound(record)))
+                    record: record, isNew: live == nil, targets: CascadeTargets(), nameHash: hash,
+                    sizeBound: ZonePlanner.encodedSizeBound(record), previous: live?.offset ?? zone.deleted.previousOfRecreated(name)))
         }
     }
 }
