@@ -246,7 +246,7 @@ let package = Package(
         .target(
             name: "FuzzTargets",
             dependencies: [
-                "StorageKit", "RecordLog", "RecordStore",
+                "StorageKit", "RecordLog", "RecordStore", "Notes",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tools/fuzz/Targets"

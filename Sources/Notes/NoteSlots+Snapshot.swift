@@ -16,8 +16,10 @@ extension NoteSlots {
         movedCells.reserveCapacity(numbering.oldSlots.count)
         for old in numbering.oldSlots {
             var cell = cells[Int(old)]
-            cell.id = packer.place(cell.id.count)
-            cell.content = packer.place(cell.content.count)
+            // The bytes a read gives, not the reference's count: a reference read from a damaged
+            // snapshot that points outside its page reads as empty, and is written so.
+            cell.id = packer.place(UInt32(texts.withBytes(cell.id) { $0.count }))
+            cell.content = packer.place(UInt32(texts.withBytes(cell.content) { $0.count }))
             movedCells.append(cell)
         }
         try writer.startSection(Section.meta)
@@ -27,11 +29,7 @@ extension NoteSlots {
         try movedCells.withUnsafeBufferPointer { try writer.write($0, spare: ViewSnapshotWriter.spare(after: $0.count)) }
         movedCells = []
         try writer.startSection(Section.idTable)
-        let buckets = ids.buckets.map { bucket -> UInt64 in
-            guard bucket != 0 else { return 0 }
-            let old = Int(bucket & 0xFFFF_FFFF) - 1
-            return bucket & 0xFFFF_FFFF_0000_0000 | UInt64(UInt32(bitPattern: numbering.newSlots[old] + 1))
-        }
+        let buckets = renumberedBuckets(numbering) ?? rebuiltBuckets(numbering)
         try buckets.withUnsafeBufferPointer { try writer.write($0) }
         try writer.startSection(Section.textFrames)
         let frameSizes = try writeCompressedPages(numbering.oldSlots, pageLengths: packer.pageLengths, to: &writer)
@@ -44,6 +42,34 @@ extension NoteSlots {
         for order in numbering.orders {
             try order.withUnsafeBufferPointer { try writer.write($0) }
         }
+    }
+
+    /// The id table's buckets with their slots renumbered; nil when a bucket names a slot that
+    /// holds no note (only slots read from a damaged snapshot can).
+    private func renumberedBuckets(_ numbering: SnapshotNumbering) -> [UInt64]? {
+        var buckets: [UInt64] = []
+        buckets.reserveCapacity(ids.buckets.count)
+        for bucket in ids.buckets {
+            guard bucket != 0 else {
+                buckets.append(0)
+                continue
+            }
+            let old = Int(bucket & 0xFFFF_FFFF) - 1
+            guard numbering.newSlots.indices.contains(old), numbering.newSlots[old] >= 0 else { return nil }
+            buckets.append(bucket & 0xFFFF_FFFF_0000_0000 | UInt64(UInt32(bitPattern: numbering.newSlots[old] + 1)))
+        }
+        return buckets
+    }
+
+    /// An id table filed anew for the renumbered notes, for slots whose table does not fit them.
+    private func rebuiltBuckets(_ numbering: SnapshotNumbering) -> [UInt64] {
+        var table = SlotTable(seed: ids.seed)
+        table.reserveCapacity(numbering.oldSlots.count)
+        for (new, old) in numbering.oldSlots.enumerated() {
+            let hash = texts.withBytes(cells[Int(old)].id) { ids.hash(UnsafeRawBufferPointer($0)) }
+            _ = table.findOrInsert(hash: hash, fresh: Int32(new)) { _ in false }
+        }
+        return Array(table.buckets)
     }
 
     /// Writes the texts of `slots` (each note's id, then its content) as pages of `pageLengths`
@@ -128,7 +154,8 @@ extension NoteSlots {
 }
 
 /// The slots renumbered for a snapshot: folder by folder in listing order, then any live note no
-/// folder lists (none, while the slots are consistent).
+/// folder lists (none, while the slots are consistent). A listed slot that holds no note (only
+/// an order read from a damaged snapshot has one) is left out.
 private struct SnapshotNumbering {
     /// New slot → old slot.
     var oldSlots: [Int32] = []
@@ -143,7 +170,7 @@ private struct SnapshotNumbering {
         for order in slots.orders {
             var renumbered: [Int32] = []
             renumbered.reserveCapacity(order.slots.count)
-            for old in order.slots where newSlots[Int(old)] < 0 {
+            for old in order.slots where newSlots.indices.contains(Int(old)) && !slots.cells[Int(old)].isFree && newSlots[Int(old)] < 0 {
                 newSlots[Int(old)] = Int32(oldSlots.count)
                 renumbered.append(Int32(oldSlots.count))
                 oldSlots.append(old)

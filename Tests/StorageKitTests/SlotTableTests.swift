@@ -128,4 +128,18 @@ import TestSupport
         #expect(table.find(hash: 3) { $0 == 5 } == 5)
         #expect(table.remove(hash: 7) { $0 == 0 } == 0)
     }
+
+    @Test("a table read from a damaged snapshot answers for buckets holding any slot number, 2³¹ among them")
+    func anySlotNumber() throws {
+        // A bucket's low 32 bits are its slot + 1; damage can put there 0 or 0x8000_0000, whose
+        // slot − 1 overflowed an Int32 (found by the notes-snapshot fuzz target).
+        var buckets = MappedArray<UInt64>(repeating: 0, count: 16)
+        for (index, low) in [0x8000_0000, 0, 0xFFFF_FFFF, 0x7FFF_FFFF].enumerated() { buckets[3 + index] = 3 << 32 | UInt64(low) }
+        var table = try #require(SlotTable(buckets: buckets, count: 4, seed: 1))
+        var asked: [Int32] = []
+        #expect(table.find(hash: 3) { asked.append($0); return false } == nil)
+        #expect(asked == [Int32.max, -1, -2, 0x7FFF_FFFE], "each bucket's slot, wrapped, is the caller's to refuse")
+        #expect(table.findOrInsert(hash: 3, fresh: 2) { _ in false } == 2)
+        #expect(table.find(hash: 3) { $0 == 2 } == 2)
+    }
 }

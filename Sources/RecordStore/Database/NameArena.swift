@@ -86,7 +86,8 @@ struct NameArena: Sendable {
     mutating func clear(_ slot: Int) {
         let length = Int(refs[slot] & 0xFFFF)
         refs[slot] = 0
-        liveBytes -= length
+        // Not below zero: a damaged snapshot's count of live bytes may be less than its names.
+        liveBytes = max(0, liveBytes - length)
         garbageBytes += length
         if garbageBytes > max(liveBytes, Self.pageSize) { self = compacted() }
     }

@@ -109,7 +109,10 @@ extension KeyIndexSnapshot {
         /// S: how many slots (live and free) the index keeps.
         var slotCount: Int
 
-        var words: [UInt64] { [UInt64(liveCount), nameSeed, UInt64(liveNameBytes), UInt64(slotCount)] }
+        /// Clamped: counts below zero only come of a damaged snapshot's bookkeeping (a table or
+        /// name arena whose counts did not add up, then deletes replayed over it); written as 0,
+        /// they no longer add up, and the next open replays the zone.
+        var words: [UInt64] { [UInt64(clamping: liveCount), nameSeed, UInt64(clamping: liveNameBytes), UInt64(clamping: slotCount)] }
 
         /// Refuses more live records than slots, and more slots than an int32 numbers.
         init?(words: [UInt64]) {

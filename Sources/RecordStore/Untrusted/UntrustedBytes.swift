@@ -38,4 +38,52 @@ package enum UntrustedBytes {
         guard let (_, zones) = KeyIndexSnapshot.read(path: path, reject: reject) else { return nil }
         return (zones.count, zones.values.reduce(0) { $0 + $1.records.count })
     }
+
+    /// Reads the key index checkpoint at `path` as ``readKeyIndexSnapshot(path:reject:)`` does
+    /// and, when it is read, uses each zone's index as a store does after such an open: every
+    /// live record looked up by name and by the records that cascade to it, the scans by type,
+    /// then the replay of a tail over the mapped arrays (a new record with cascade targets,
+    /// edits, deletes) and the next checkpoint written to `rewritePath`. Returns what the read
+    /// returns.
+    @discardableResult
+    package static func useKeyIndexSnapshot(path: String, rewritePath: String) -> (zones: Int, records: Int)? {
+        guard let (storeID, zones) = KeyIndexSnapshot.read(path: path, reject: { _ in }) else { return nil }
+        var used: [(name: String, incarnation: Int64, offset: Int64, records: KeyIndex)] = []
+        for (name, zone) in zones.sorted(by: { $0.key < $1.key }) {
+            var index = zone.records
+            var live: [String] = []
+            for type in index.types.names { live += index.names(ofType: type) }
+            for name in live {
+                _ = index[name]
+                _ = index.referrers(of: name)
+            }
+            _ = index.liveRecordsByType
+            let target = live.first ?? "fuzz-target"
+            index.save(name: "fuzz-new", recordType: "FuzzType", offset: 1, creationMillis: 0, targets: CascadeTargets([target, "fuzz-other"]))
+            for (step, name) in live.prefix(4).enumerated() {
+                index.save(name: name, recordType: step.isMultiple(of: 2) ? "FuzzType" : index.types.name(0), offset: 2, creationMillis: 0, targets: CascadeTargets(single: target))
+            }
+            for name in live.prefix(8) + ["fuzz-new", "fuzz-absent"] { index.delete(name: name) }
+            _ = index.referrers(of: target)
+            _ = index.names(ofType: "FuzzType")
+            used.append((name, zone.covered.incarnation, zone.covered.offset + 1, index))
+        }
+        try? KeyIndexSnapshot.write(used, storeID: storeID, to: rewritePath)
+        return (zones.count, zones.values.reduce(0) { $0 + $1.records.count })
+    }
+
+    /// Opens the mapped view snapshot at `path` as a store's open does (trailer, footer, every
+    /// section's bounds and every block's CRC-32C), for the view to read its sections; nil when
+    /// the file is ignored (the reason is `reject`ed) and the view is rebuilt by replay.
+    package static func openViewSnapshot(path: String, reject: (String) -> Void = { _ in }) -> MappedViewSnapshot? {
+        MappedViewSnapshot.open(path: path, reject: reject)
+    }
+
+    /// Writes `view`'s mapped snapshot to `directory`/snapshots/ as a checkpoint does, and
+    /// opens it again as the next open would: what a view read from a damaged snapshot writes
+    /// at the next checkpoint, or nil when that open ignores it.
+    package static func rewriteViewSnapshot(_ view: some MappedSnapshotView, directory: String) throws -> MappedViewSnapshot? {
+        try Database.writeMappedSnapshot(view, directory: directory, storeID: [UInt8](repeating: 0, count: 16), zones: [])
+        return MappedViewSnapshot.open(path: Database.mappedSnapshotPath(directory: directory, name: type(of: view).name)) { _ in }
+    }
 }

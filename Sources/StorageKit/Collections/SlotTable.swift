@@ -190,7 +190,9 @@ import CPrefetch
         for _ in 0..<buckets.count {
             let bucket = buckets[index]
             if bucket == 0 { return .empty(index) }
-            let slot = Int32(truncatingIfNeeded: bucket & 0xFFFF_FFFF) - 1
+            // Wrapping: a bucket read from a damaged snapshot may hold any 32 bits, and
+            // 0x8000_0000 − 1 overflows an Int32 (it wraps to a slot no caller holds).
+            let slot = Int32(truncatingIfNeeded: bucket & 0xFFFF_FFFF) &- 1
             if UInt32(truncatingIfNeeded: bucket >> 32) == hash, isMatch(slot) { return .found(slot) }
             index = (index + 1) & mask
         }

@@ -6,7 +6,7 @@ import FuzzTargets
 /// libFuzzer found, to debug it without the fuzzing build).
 ///
 ///     recordlog-fuzz seeds Fixtures/fuzz                 # Fixtures/fuzz/<target>/seed-<name>
-///     recordlog-fuzz replay batch crash-1234 …           # runs each input once
+///     recordlog-fuzz replay batch crash-1234 …           # runs each input, says if taken as it is
 @main
 enum RecordLogFuzz {
     static func main() async {
@@ -19,8 +19,10 @@ enum RecordLogFuzz {
             case "replay" where arguments.count >= 3:
                 guard let target = FuzzTarget(rawValue: arguments[1]) else { usage() }
                 for path in arguments.dropFirst(2) {
-                    target.run([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
-                    FileHandle.standardError.write(Data("\(path): ok\n".utf8))
+                    let input = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+                    target.run(input)
+                    let verdict = target.accepts(input) ? "accepted as it is" : "refused as it is"
+                    FileHandle.standardError.write(Data("\(path): ok, \(verdict)\n".utf8))
                 }
             default:
                 usage()

@@ -16,6 +16,8 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     case segmentRecovery = "segment-recovery"
     /// The key index checkpoint `key-index.mapped` (FORMAT.md §12, §12.2).
     case keyIndexSnapshot = "key-index-snapshot"
+    /// The Notes view's mapped snapshot `view-notes-notes.mapped` (FORMAT.md §12, §12.1).
+    case notesSnapshot = "notes-snapshot"
 
     /// Removes the files the targets wrote for this process.
     package static func removeScratchFiles() { Scratch.remove() }
@@ -28,6 +30,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         case .changeToken: ChangeTokenTarget.run(input)
         case .segmentRecovery: SegmentRecoveryTarget.run(input)
         case .keyIndexSnapshot: KeyIndexSnapshotTarget.run(input)
+        case .notesSnapshot: NotesSnapshotTarget.run(input)
         }
     }
 
@@ -40,6 +43,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         case .changeToken: ChangeTokenTarget.accepts(input)
         case .segmentRecovery: SegmentRecoveryTarget.accepts(input)
         case .keyIndexSnapshot: KeyIndexSnapshotTarget.accepts(input)
+        case .notesSnapshot: NotesSnapshotTarget.accepts(input)
         }
     }
 
@@ -51,6 +55,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         case .changeToken: ChangeTokenTarget.seeds()
         case .segmentRecovery: try await SegmentRecoveryTarget.seeds()
         case .keyIndexSnapshot: try await KeyIndexSnapshotTarget.seeds()
+        case .notesSnapshot: try await NotesSnapshotTarget.seeds()
         }
     }
 }
@@ -59,4 +64,10 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
 /// Reaching it is a finding, which libFuzzer saves as a crash input.
 func require(_ condition: Bool, _ message: @autoclosure () -> String) {
     if !condition { fatalError("fuzz oracle: " + message()) }
+}
+
+/// A seed the store's writers did not make as expected.
+struct FuzzSeedError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }

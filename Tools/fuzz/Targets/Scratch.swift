@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import StorageKit
 
 /// Where targets that need files write them: a directory of this process's own, in memory
 /// (`/dev/shm`) when the machine has it, so that an execution costs no disk I/O.
@@ -17,6 +18,20 @@ enum Scratch {
 
     /// A logger that drops everything: recovery logs each cut, millions of times in a run.
     static let silent = Logger(label: "RecordLog.fuzz") { _ in SwiftLogNoOpLogHandler() }
+
+    /// Writes `bytes` to the file `name` in the scratch directory, in place (no temporary file and
+    /// rename, which took a tenth of a snapshot target's execution), and returns its path.
+    static func write(_ bytes: [UInt8], to name: String) -> String {
+        let path = directory + "/" + name
+        do {
+            let file = try OpenFile(path: path, writable: true, create: true)
+            try file.truncate(to: 0)
+            try file.write(bytes, at: 0)
+        } catch {
+            fatalError("fuzz: cannot write \(path): \(error)")
+        }
+        return path
+    }
 
     /// A new empty directory under the scratch directory.
     static func freshDirectory(_ name: String) -> String {

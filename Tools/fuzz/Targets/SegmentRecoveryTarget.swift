@@ -1,5 +1,6 @@
 import Foundation
 import RecordLog
+import StorageKit
 
 /// A segment file as a writer's open meets it after a crash: the input is the only segment of a
 /// partition with nothing marked durable, so recovery validates every batch, judges the first
@@ -8,15 +9,43 @@ import RecordLog
 enum SegmentRecoveryTarget {
     static let partitionName = "Fuzz"
 
-    /// A store with one empty partition, made once; each input is tried on a copy.
-    private static let template: (store: String, segment: String)? = {
+    /// A store kept in memory: its directories, and its files with their bytes (paths relative
+    /// to the store), the segment among them.
+    private struct Template {
+        var directories: [String] = []
+        var files: [String: [UInt8]] = [:]
+        var segment: String
+    }
+
+    /// A store with one empty partition, made once.
+    private static let template: Template? = {
         let store = Scratch.freshDirectory("segment-template")
+        defer { try? FileSystem.removeTree(store) }
         guard let log = try? Log(directory: store, options: options, logger: Scratch.silent),
             (try? log.createPartition(named: partitionName)) != nil, (try? log.close()) != nil,
             let segment = Scratch.firstFile(under: store, endingWith: ".log")
         else { return nil }
-        return (store, String(segment.dropFirst(store.count)))
+        var template = Template(segment: String(segment.dropFirst(store.count)))
+        func walk(_ relative: String) -> Bool {
+            guard let names = try? FileSystem.list(store + relative) else { return false }
+            for name in names {
+                let path = relative + "/" + name
+                if FileSystem.isDirectory(store + path) {
+                    template.directories.append(path)
+                    guard walk(path) else { return false }
+                } else {
+                    guard let bytes = try? FileSystem.readAll(store + path) else { return false }
+                    template.files[path] = bytes
+                }
+            }
+            return true
+        }
+        return walk("") ? template : nil
     }()
+
+    /// The store every input is tried on: one directory for the whole run, put back to the
+    /// template before each input.
+    private static let store = Scratch.directory + "/segment-store"
 
     private static var options: LogOptions {
         var options = LogOptions(durability: .noSyncUnsafe)
@@ -37,15 +66,41 @@ enum SegmentRecoveryTarget {
 
     static func accepts(_ input: [UInt8]) -> Bool { openAndRead(write(input)) }
 
-    /// A copy of the template store whose segment holds `input`.
+    /// The store put back to the template, its segment holding `input`. Each template file is
+    /// rewritten in place and anything else (index files, checkpoints, `lost+found/` a repair
+    /// made) removed: the same store as a fresh copy, at a fraction of a copy's system calls
+    /// (a copy and a removal of the tree took a third of each execution).
     private static func write(_ input: [UInt8]) -> String {
         guard let template else { fatalError("fuzz: cannot make the template store under \(Scratch.directory)") }
-        let store = Scratch.directory + "/segment-store"
-        try? FileManager.default.removeItem(atPath: store)
-        guard (try? FileManager.default.copyItem(atPath: template.store, toPath: store)) != nil,
-            FileManager.default.createFile(atPath: store + template.segment, contents: Data(input))
-        else { fatalError("fuzz: cannot write the store under \(Scratch.directory)") }
+        do {
+            try removeAllBut(template, under: "")
+            for directory in template.directories { try FileSystem.makeDirectory(store + directory) }
+            for (path, bytes) in template.files {
+                let file = try OpenFile(path: store + path, writable: true, create: true)
+                let content = path == template.segment ? input : bytes
+                try file.truncate(to: 0)
+                try file.write(content, at: 0)
+            }
+        } catch {
+            fatalError("fuzz: cannot write the store under \(Scratch.directory): \(error)")
+        }
         return store
+    }
+
+    /// Removes what lies under `relative` in the store and is not in the template.
+    private static func removeAllBut(_ template: Template, under relative: String) throws {
+        guard FileSystem.isDirectory(store + relative) else {
+            try FileSystem.makeDirectory(store + relative)
+            return
+        }
+        for name in try FileSystem.list(store + relative) {
+            let path = relative + "/" + name
+            if template.directories.contains(path), FileSystem.isDirectory(store + path) {
+                try removeAllBut(template, under: path)
+            } else if template.files[path] == nil || FileSystem.isDirectory(store + path) {
+                if FileSystem.isDirectory(store + path) { try FileSystem.removeTree(store + path) } else { try FileSystem.remove(store + path) }
+            }
+        }
     }
 
     /// Opens the store for writing, reads every record and closes it; false when the open

@@ -43,7 +43,7 @@ package struct StoreModel: Equatable, Sendable {
             if zones[zone] == nil { zones[zone] = [:] }
         case .deleteZone(let zone):
             zones[zone] = nil
-        case .checkpoint:
+        case .checkpoint, .compact:
             break
         }
     }

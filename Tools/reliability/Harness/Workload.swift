@@ -3,7 +3,8 @@ import RecordStore
 
 /// The harness's workload: an endless, seeded sequence of commits of every kind the public API
 /// offers — single saves, large batches, edits with change tags, deletes, zone creation and
-/// deletion, checkpoints — and now and then a record large enough to roll a small segment.
+/// deletion, checkpoints, compactions — and now and then a record large enough to roll a small
+/// segment (compaction rewrites only sealed segments).
 ///
 /// Step `i` depends only on the seed, `i` and the model before it, so a parent process that knows
 /// how many steps its child acknowledged recomputes the expected state without asking it.
@@ -58,6 +59,8 @@ package struct Workload: Sendable {
             return .checkpoint
         case 59..<61:
             return .save(zone: zone, items: ["r\(index)-big": Self.item(index, length: 100_000, &random)])
+        case 61..<63:
+            return .compact(zone: zone)
         default:
             break
         }

@@ -25,6 +25,8 @@ package enum WorkloadRunner {
             try await database.deleteZone(ZoneID(zoneName: zone))
         case .checkpoint:
             try database.checkpoint()
+        case .compact(let zone):
+            try await database.compact(zone: ZoneID(zoneName: zone), tombstoneRetention: .zero)
         }
     }
 

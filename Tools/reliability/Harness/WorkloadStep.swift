@@ -11,4 +11,7 @@ package enum WorkloadStep: Equatable, Sendable {
     case deleteZone(String)
     /// A checkpoint written (the key index and views' snapshots); the model does not change.
     case checkpoint
+    /// A zone's log compacted, deletes dropped at once (a tombstone retention of 0); the model
+    /// does not change.
+    case compact(zone: String)
 }
