@@ -54,7 +54,9 @@ struct CascadeTable: Sendable {
     }
 
     private mutating func attach(_ slot: Int32, to id: Int32, first: Bool) {
-        counts[Int(id)] += 1
+        // Wrapping: a count read from a damaged snapshot may be anything (a real one is at most
+        // the number of records); wrong, it only delays or hastens releasing the target's id.
+        counts[Int(id)] &+= 1
         guard first else {
             further[id, default: []].insert(slot)
             return
@@ -84,7 +86,7 @@ struct CascadeTable: Sendable {
             further[id]?.remove(slot)
             if further[id]?.isEmpty == true { further[id] = nil }
         }
-        counts[Int(id)] -= 1
+        counts[Int(id)] &-= 1
         if counts[Int(id)] == 0 { release(id) }
     }
 
