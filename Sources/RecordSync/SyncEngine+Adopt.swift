@@ -23,6 +23,7 @@ extension SyncEngine {
             _ = try await local.syncWrite(in: zoneID) { reader in
                 ([adopting.record(in: zoneID, replacing: try reader.record(named: SyncRecords.zoneStateName))], [])
             }
+            SyncHook.reached(.adoptionBegun)
         }
         let chunk = 500
         while true {
@@ -40,6 +41,7 @@ extension SyncEngine {
                 return (markers, [])
             }
             if result.saveResults.isEmpty { break }
+            SyncHook.reached(.adoptionMarked)
         }
         adopting.adopting = false
         _ = try await local.syncWrite(in: zoneID) { reader in

@@ -81,7 +81,7 @@ struct SyncCrashTests {
         }
     }
 
-    @Test("killed after the remote answered, or after acknowledging: each change is applied on the remote exactly once", arguments: SyncStep.allCases)
+    @Test("killed after the remote answered, or after acknowledging: each change is applied on the remote exactly once", arguments: SyncStep.sending)
     func killedWhileSending(_ step: SyncStep) async throws {
         let child = try #require(ChildProcess.builtExecutable("sync-crash-child"), "build the package first")
         try await withStores { device, remote in
@@ -114,6 +114,39 @@ struct SyncCrashTests {
             #expect(events["edited"]?.saves == 2)
             #expect(events["old"]?.saves == 1)
             #expect(events["old"]?.deletes == 1)
+        }
+    }
+
+    @Test(
+        "killed while adopting a store that existed before sync: the next run marks the rest, and every record reaches the remote once",
+        arguments: [SyncStep.adoptionBegun, .adoptionMarked])
+    func killedWhileAdopting(_ step: SyncStep) async throws {
+        let child = try #require(ChildProcess.builtExecutable("sync-crash-child"), "build the package first")
+        try await withStores { device, remote in
+            // More records than one commit of marks (500), so a kill after the first leaves some unmarked.
+            let count = 1_200
+            let local = try await Database(directory: device, durability: .fsync)
+            try await local.createZone(Self.zone)
+            for start in stride(from: 0, to: count, by: 400) {
+                let notes = (start..<min(start + 400, count)).map { index in
+                    var note = Record(recordType: "Note", recordID: RecordID(recordName: "pre\(index)", zoneID: Self.zone))
+                    note["text"] = .string("written before sync \(index)")
+                    return note
+                }
+                _ = try await local.modifyRecords(saving: notes, deleting: [])
+            }
+            try local.close()
+
+            let outcome = try await ChildProcess.run(child, ["send", device, remote, step.rawValue])
+            #expect(outcome.status == SIGKILL, "the child did not die at \(step): \(outcome.outputText) \(outcome.errorText)")
+            // Adoption comes before any send: the remote has no note yet (nor, maybe, the zone).
+            #expect(((try? remoteEvents(remote)) ?? [:]).keys.filter { $0.hasPrefix("pre") }.isEmpty, "nothing was sent before the kill")
+            try await finishAndCompare(device, remote)
+            let events = try remoteEvents(remote)
+            #expect(events.keys.filter { $0.hasPrefix("pre") }.count == count)
+            for index in 0..<count where events["pre\(index)"]?.saves != 1 {
+                Issue.record("pre\(index) saved \(events["pre\(index)"]?.saves ?? 0) times on the remote")
+            }
         }
     }
 }
