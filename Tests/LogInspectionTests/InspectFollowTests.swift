@@ -5,7 +5,7 @@ import Testing
 
 /// follow yields what is appended after it started, and nothing that was there before.
 @Suite struct InspectFollowTests {
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(.minutes(10)))
     func followSeesAnAppendMadeAfterItStarted() async throws {
         let (directory, log) = try makeStore()
         defer { close(log, directory) }
@@ -28,7 +28,7 @@ import Testing
         #expect(Set(seen) == ["Notes/1/after", "Later/0/in-a-new-zone"])
     }
 
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(.minutes(10)))
     func followEndsWhenCancelled() async throws {
         let (directory, log) = try makeStore()
         defer { close(log, directory) }

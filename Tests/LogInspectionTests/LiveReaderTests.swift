@@ -22,7 +22,7 @@ import TestSupport
     static let segmentBytes = 128 << 10
 
     @Test("verify, read-only opens, replay opens and a follower beside a live writer process never see corruption or a gap",
-          .timeLimit(.minutes(3)))
+          .timeLimit(.minutes(10)))
     func readersBesideLiveWriterProcess() async throws {
         let store = Self.temporaryStore("live-readers")
         defer { try? FileManager.default.removeItem(atPath: store) }
@@ -145,7 +145,7 @@ import TestSupport
     }
 
     @Test("after the writer process is killed mid-stream, a writer's open loses nothing acknowledged and verify is clean after its close",
-          .timeLimit(.minutes(3)))
+          .timeLimit(.minutes(10)))
     func writerOpenAfterKill() async throws {
         let store = Self.temporaryStore("live-killed")
         defer { try? FileManager.default.removeItem(atPath: store) }

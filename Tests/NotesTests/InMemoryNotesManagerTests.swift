@@ -49,7 +49,7 @@ struct InMemoryNotesManagerTests {
         #expect(edited.modifiedAt == Date(timeIntervalSince1970: 1_700_000_002.001))
     }
 
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(.minutes(10)))
     func streamsEndWhenTheManagerIsGone() async {
         var iterator = InMemoryNotesManager().noteUpdates().makeAsyncIterator()
         #expect(await iterator.next() == nil)

@@ -4,7 +4,7 @@ import Testing
 
 /// The `NotesManager` contract: every test runs against every implementation, which must behave
 /// identically.
-@Suite("NotesManager contract", .timeLimit(.minutes(5)))
+@Suite("NotesManager contract", .timeLimit(.minutes(10)))
 struct NotesContractTests {
     // MARK: New values
 

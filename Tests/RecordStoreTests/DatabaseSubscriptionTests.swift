@@ -7,7 +7,7 @@ import TuningSupport
 ///
 /// "No notification" is checked without sleeping: after the event that must not notify, a
 /// second event that must notify is made, and the next notification must be the second one's.
-@Suite(.timeLimit(.minutes(5)), .everyTuning) struct DatabaseSubscriptionTests {
+@Suite(.timeLimit(.minutes(10)), .everyTuning) struct DatabaseSubscriptionTests {
     typealias Iterator = AsyncStream<SubscriptionNotification>.AsyncIterator
 
     private func listen(_ database: Database, _ subscription: Subscription) async throws -> Iterator {

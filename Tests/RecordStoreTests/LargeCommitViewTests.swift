@@ -68,7 +68,7 @@ import TuningSupport
 
     /// Readers of two views go on while large commits fold into both: each view folds on its own
     /// queue, and a read suspends only for its own view's folds.
-    @Test("reading two views while large commits fold into both does not deadlock", .timeLimit(.minutes(5)), arguments: StoreKind.allCases)
+    @Test("reading two views while large commits fold into both does not deadlock", .timeLimit(.minutes(10)), arguments: StoreKind.allCases)
     func nestedReadsDuringFolds(kind: StoreKind) async throws {
         try await withTemporaryDatabase(kind) { database in
             let texts = try database.register(NoteTexts.self)

@@ -13,7 +13,7 @@ struct AutomaticSyncTests {
 
     @Test(
         "a save on one device reaches the other with no call: sent after the local commit, fetched on the remote's notification",
-        .timeLimit(.minutes(2)))
+        .timeLimit(.minutes(10)))
     func saveTravels() async throws {
         let remote = try await Database.temporary()
         let a = try await Database.temporary()
