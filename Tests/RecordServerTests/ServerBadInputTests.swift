@@ -144,11 +144,13 @@ import Testing
         request.method = .POST
         request.headers.add(name: "Authorization", value: "Bearer \(token)")
         request.body = .stream(body, length: .unknown)
-        let holder = Task { try await HTTPClient.shared.execute(request, timeout: .seconds(30)).status.code }
+        // Its deadline is a hang guard: a full run on two cores stalls every test for minutes,
+        // and a held request that timed out would free the slot under the checks below.
+        let holder = Task { try await HTTPClient.shared.execute(request, timeout: .seconds(600)).status.code }
         upload.yield(ByteBuffer(string: "{\"recordIDs\": "))
         // Wait (by asking /metrics, which takes no slot) until the held request has the slot.
         var held = false
-        let deadline = ContinuousClock.now + .seconds(60)
+        let deadline = ContinuousClock.now + .seconds(600)
         while !held, ContinuousClock.now < deadline {
             held = try await server.raw(.GET, "/metrics").body.contains("recordlog_requests_in_flight{database=\"notes\"} 1")
         }
