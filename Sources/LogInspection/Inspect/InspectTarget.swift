@@ -44,7 +44,7 @@ public struct InspectTarget: Sendable {
     }
 
     /// The size of every segment file of every zone, added up: what a pass over them reads.
-    public var totalSegmentBytes: Int64 {
+    package var totalSegmentBytes: Int64 {
         zones.flatMap(\.segments).reduce(Int64(0)) { total, segment in
             total + (((try? FileManager.default.attributesOfItem(atPath: segment.path))?[.size] as? NSNumber)?.int64Value ?? 0)
         }

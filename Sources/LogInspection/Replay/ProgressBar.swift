@@ -20,7 +20,7 @@ public final class ProgressBar {
     /// The environment variable that replaces ``interval`` for the tools' bars
     /// (``onStandardError(label:unit:)``), in milliseconds: 0 draws on every update, which is
     /// how the tests see a bar on a pseudo-terminal without depending on how long the work takes.
-    public static let intervalVariable = "RECORDLOG_PROGRESS_INTERVAL_MS"
+    package static let intervalVariable = "RECORDLOG_PROGRESS_INTERVAL_MS"
 
     private var label: String
     private let unit: String
@@ -53,7 +53,7 @@ public final class ProgressBar {
     /// A bar on standard error when it is a terminal, as the tools draw theirs; nil when it is
     /// not (a pipe, a file: progress is for a person watching). Its interval is
     /// ``intervalVariable``'s when set.
-    public static func onStandardError(label: String, unit: String = "events") -> ProgressBar? {
+    package static func onStandardError(label: String, unit: String = "events") -> ProgressBar? {
         guard isatty(STDERR_FILENO) != 0 else { return nil }
         let milliseconds = ProcessInfo.processInfo.environment[intervalVariable].flatMap { Int($0) }.map { max(0, $0) }
         return ProgressBar(label: label, unit: unit, interval: milliseconds.map { .milliseconds($0) } ?? interval) { text in
