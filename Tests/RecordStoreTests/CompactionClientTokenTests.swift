@@ -76,6 +76,42 @@ import Testing
         }
     }
 
+    /// Rule 6 keeps the latest client-token commit even where a later event replaced it; had a
+    /// later delete of one of its records been dropped after its retention, that kept save would
+    /// be the record's latest event again — a deleted record back from the dead for every fetch
+    /// from nil and every replay.
+    @Test("a delete after the kept commit stays while that commit is kept: the record it deleted stays deleted", arguments: Reopen.allCases)
+    func deleteAfterKeptCommitStays(reopen: Reopen) async throws {
+        try await withStoreDirectory { path in
+            let database = try await Database(directory: path, durability: .noSyncUnsafe, compaction: .manual)
+            try await checkDeleteAfterKeptCommitStays(database) { try await reopened($0, path, reopen) }.close()
+        }
+    }
+
+    @Test("in memory too: a delete after the kept commit stays while that commit is kept")
+    func deleteAfterKeptCommitStaysInMemory() async throws {
+        try await withTemporaryDatabase(.memory) { database in _ = try await checkDeleteAfterKeptCommitStays(database) { $0 } }
+    }
+
+    /// A save of a and b carrying a client token, then a delete of a, compacted with no
+    /// retention: a stays deleted in `reopen`'s database, which it returns.
+    private func checkDeleteAfterKeptCommitStays(
+        _ database: Database, reopen: (Database) async throws -> Database
+    ) async throws -> Database {
+        try await database.createZone(zone)
+        _ = try await database.modifyRecords(
+            saving: [makeRecord("a", zone: zone), makeRecord("b", zone: zone)], deleting: [], clientChangeTokenData: Data("t".utf8))
+        _ = try await database.modifyRecords(saving: [], deleting: [id("a")])
+        let report = try #require(try await database.compact(zone: zone, tombstoneRetention: .zero).first)
+        #expect(report.tombstonesDropped == 0, "a's delete is the only thing that says the kept save of a is gone")
+        let again = try await reopen(database)
+        let changes = try await again.fetchZoneChanges(in: zone, since: nil)
+        #expect(changes.changedRecords.map(\.recordID.recordName) == ["b"])
+        #expect(changes.clientChangeTokenData == Data("t".utf8))
+        await #expect(throws: RecordStoreError.self) { _ = try await again.record(for: id("a")) }
+        return again
+    }
+
     @Test("in memory too: a compaction keeps the latest commit's delete, so its retry succeeds")
     func inMemory() async throws {
         try await withTemporaryDatabase(.memory) { database in

@@ -25,6 +25,8 @@ struct OffsetMap {
     /// The events kept whatever the rules — the records of the kept header's last carrier's
     /// batch stamped with its timestamp (its commit) — by offset, with their keys.
     private(set) var pinned: [Int64: [UInt8]?] = [:]
+    /// The keys of the pinned events.
+    private var pinnedKeys: Set<[UInt8]> = []
     /// With a kept header: the records of the batch being noted, so far.
     private var batchRecords: [(offset: Int64, timestamp: Int64, key: [UInt8]?)] = []
 
@@ -46,6 +48,7 @@ struct OffsetMap {
             if record.headersByteCount > 0, record.headerValue(keptHeader) != nil {
                 let commit = batchRecords.filter { $0.timestamp == record.timestamp }.map { ($0.offset, $0.key) }
                 pinned = Dictionary(commit, uniquingKeysWith: { first, _ in first })
+                pinnedKeys = Set(commit.compactMap(\.1))
             }
         }
         guard let key = record.key else { return nil }
@@ -58,15 +61,20 @@ struct OffsetMap {
         if !pinned.isEmpty, pinned[record.offset] != nil { return .keep }
         guard let key = record.key, let entry = latest[Array(key)] else { return .keep }
         guard entry.offset == record.offset else { return entry.offset > record.offset ? .superseded : .keep }
-        if let stamp = entry.tombstoneTimestamp, stamp < cutoff { return .expiredTombstone }
-        return .keep
+        return isDropped(entry, of: Array(key), cutoff: cutoff) ? .expiredTombstone : .keep
     }
 
     /// The latest events that are tombstones stamped before `cutoff`: those a compaction drops.
     func expiredTombstones(cutoff: Int64) -> [Int64] {
-        latest.values.compactMap { entry in
-            guard let stamp = entry.tombstoneTimestamp, stamp < cutoff, pinned[entry.offset] == nil else { return nil }
-            return entry.offset
-        }
+        latest.compactMap { key, entry in isDropped(entry, of: key, cutoff: cutoff) ? entry.offset : nil }
+    }
+
+    /// Whether `entry`, the latest event of `key`, is a tombstone a compaction with `cutoff`
+    /// drops: one stamped before the cutoff, not pinned itself, and not after a pinned event of
+    /// its key — the pinned save it follows would otherwise be the key's latest event again (a
+    /// deleted record back for every fetch and replay).
+    private func isDropped(_ entry: Latest, of key: [UInt8], cutoff: Int64) -> Bool {
+        guard let stamp = entry.tombstoneTimestamp, stamp < cutoff, pinned[entry.offset] == nil else { return false }
+        return !pinnedKeys.contains(key)
     }
 }
