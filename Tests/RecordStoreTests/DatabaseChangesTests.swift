@@ -91,7 +91,7 @@ import TestSupport
 
     /// The offset a zone token points at.
     private func offset(of token: ServerChangeToken, in database: Database) throws -> Int64 {
-        guard case .zone(let entry) = try TokenContent.decode(token, storeID: database.storeID) else {
+        guard case .zone(let entry, _) = try TokenContent.decode(token, storeID: database.storeID) else {
             Issue.record("not a zone token")
             return -1
         }

@@ -85,6 +85,8 @@ extension Partition {
         var checkpoint = before
         checkpoint.logStartOffset = plan.logStartOffset ?? activeBase
         checkpoint.expiryOffset = max(before.expiryOffset, plan.expiryOffset)
+        // Odd until the last swap: a change token read meanwhile is not stamped (FORMAT.md §11.1).
+        if plan.tombstonesDropped > 0 { checkpoint.beginDropping() }
         if checkpoint != before { try checkpoint.write(directory: directory) }
         state.withLock { $0.cleaner = checkpoint }
         CompactionHook.reached(.planned)
@@ -106,6 +108,9 @@ extension Partition {
             try clean(Array(sealed[group]), map: plan.map, tombstoneCutoff: cutoff)
         }
         checkpoint.cleanedThrough = activeBase
+        // Even again, also after an earlier compaction that stopped with it odd: every swap this
+        // process will make is made.
+        checkpoint.endDropping()
         try checkpoint.write(directory: directory)
         let after = state.withLock { state in
             state.cleaner = checkpoint

@@ -35,6 +35,10 @@ package protocol LogPartition: AnyObject, Sendable {
     /// Compaction dropped deletes below this offset, never at or above it (FORMAT.md §13.3): a
     /// reader positioned below it may have missed one.
     var expiryOffset: Int64 { get }
+    /// A sequence lock over dropped deletes (FORMAT.md §11.1): even and unchanged between two
+    /// reads of it means no delete was dropped from what the partition serves in between; odd
+    /// while a compaction that drops deletes is under way.
+    var dropSequence: Int64 { get }
     /// The share of the partition appended since its last compaction, 0 to 1.
     var dirtyRatio: Double { get }
 

@@ -36,15 +36,22 @@ extension Partition {
     /// or a file listed a moment ago is gone). Then the reader opens the partition again as it
     /// now stands, up to the mark, as a read-only open does (``PartitionLoader/loadBesideWriter``).
     /// Either way it reads the cleaner checkpoint after the segments, so ``expiryOffset`` covers
-    /// every delete the segments it now holds have lost.
+    /// every delete the segments it now holds have lost, and before them, so that its
+    /// ``dropSequence`` is settled (even) only when no compaction dropped deletes while it read:
+    /// a reader whose segments predate such a compaction, or may mix segments from before and
+    /// after one, opens the partition again once the compaction is over (FORMAT.md §11.1).
     ///
     /// - Throws: `LogError.corruptBatch` for damage below the mark.
     func catchUp() throws -> Bool {
         guard options.readOnly else { return false }
         // The mark first: whatever the files hold by the time they are read, at least that much.
         let mark = DurableEnd.read(partitionDirectory: directory)
-        // The common case, nothing new: one read of the mark, no listing.
-        if let mark, mark.nextOffset <= endOffset { return false }
+        // The common case, nothing new: one read of the mark, no listing — and of the cleaner
+        // checkpoint while what the reader holds is unsettled.
+        if let mark, mark.nextOffset <= endOffset {
+            guard state.withLock({ $0.cleaner.isDropping }), !(try CleanerCheckpoint.read(directory: directory).isDropping) else { return false }
+            return try reopenBesideWriter()
+        }
         do {
             return try follow(mark)
         } catch let error where PartitionLoader.mayBeTheWritersMove(error) {
@@ -72,6 +79,10 @@ extension Partition {
 
     /// Takes in the batches after the segments held, up to `mark`, when the files continue them.
     private func follow(_ mark: DurableEnd?) throws -> Bool {
+        // Before the listing: a compaction that dropped deletes since the reader loaded its
+        // segments makes what it holds older than what it would add (reopened whole instead).
+        let cleanerBefore = try CleanerCheckpoint.read(directory: directory)
+        guard cleanerBefore.dropSequence == state.withLock({ $0.cleaner.dropSequence }) else { throw PartitionLoader.FilesMoved() }
         let bases = try FileSystem.list(directory)
             .compactMap { SegmentName.baseOffset(of: $0, suffix: SegmentName.logSuffix) }.sorted()
         guard let lastBase = bases.last else { return false }
@@ -114,6 +125,7 @@ extension Partition {
             }
             // After the segments: a compaction publishes its expiry offset before its swaps.
             state.cleaner = try CleanerCheckpoint.read(directory: directory)
+            if state.cleaner.dropSequence != cleanerBefore.dropSequence { state.cleaner.dropSequence |= 1 }
             return state.segments.last?.nextOffset != before
         }
     }

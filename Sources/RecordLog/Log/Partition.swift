@@ -19,7 +19,11 @@ public final class Partition: Sendable {
         var segments: [LogSegment]
         /// Offsets below this are durable and indexed on disk.
         var recoveryPoint: Int64
-        /// What compaction has done: the log start, the cleaned range, the expiry offset.
+        /// What compaction has done: the log start, the cleaned range, the expiry offset, the
+        /// drop sequence. A writer's is its checkpoint file's. A reader's is what it holds: the
+        /// file as read after its segments, with an odd drop sequence when the file's changed
+        /// while it loaded them (they may mix two compactions' segments; ``catchUp()`` opens the
+        /// partition again).
         var cleaner: CleanerCheckpoint
         var closed = false
         /// The number of this partition's batches in the log's cache: a compaction takes a new
@@ -71,6 +75,12 @@ public final class Partition: Sendable {
     /// learns every change since P from the log, deletes included; one below it may have missed
     /// a delete (FORMAT.md §13.3). 0 until a compaction drops a tombstone.
     public var expiryOffset: Int64 { state.withLock { $0.cleaner.expiryOffset } }
+
+    /// Where the records this partition serves stand among the compactions that dropped deletes
+    /// (FORMAT.md §11.1): even and unchanged between two reads means no delete was dropped from
+    /// them in between; odd while such a compaction is under way (or, in a reader, while what it
+    /// holds may mix segments from before and after one). A change token is stamped with it.
+    package var dropSequence: Int64 { state.withLock { $0.cleaner.dropSequence } }
 
     /// The next offset to be written: one past the last record.
     public var endOffset: Int64 { state.withLock { $0.segments.last?.nextOffset ?? 0 } }

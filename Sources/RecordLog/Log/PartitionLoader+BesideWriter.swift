@@ -32,9 +32,13 @@ extension PartitionLoader {
             let before = (try? FileSystem.list(directory).sorted()) ?? []
             do {
                 var loaded = try load(recoveryPoint: recoveryPoint, report: &report)
-                // Read again after the segments: a compaction rewrites it before its first swap,
-                // so its expiry offset covers every delete the segments opened have lost.
+                // `load` read the checkpoint before the segments; read it again after them: a
+                // compaction rewrites it before its first swap, so its expiry offset covers every
+                // delete the segments opened have lost. A drop sequence that changed between the
+                // two reads says the segments may mix two compactions': held as unsettled (odd).
+                let before = loaded.cleaner.dropSequence
                 loaded.cleaner = try CleanerCheckpoint.read(directory: directory)
+                if loaded.cleaner.dropSequence != before { loaded.cleaner.dropSequence |= 1 }
                 return loaded
             } catch let error where Self.mayBeTheWritersMove(error) {
                 looks += 1

@@ -23,8 +23,15 @@ struct PartitionLoader {
         // The mark first: whatever a reader then finds in the files is at least what it names.
         let mark = DurableEnd.read(partitionDirectory: directory)
         let zone = try PartitionFiles.readZoneName(directory: directory)
-        let cleaner = try CleanerCheckpoint.read(directory: directory)
-        if !options.readOnly { try settleCompaction(logStart: cleaner.logStartOffset, report: &report) }
+        var cleaner = try CleanerCheckpoint.read(directory: directory)
+        if !options.readOnly {
+            try settleCompaction(logStart: cleaner.logStartOffset, report: &report)
+            // A compaction that dropped deletes stopped before its end: its swaps are settled now.
+            if cleaner.isDropping {
+                cleaner.endDropping()
+                try cleaner.write(directory: directory)
+            }
+        }
         var bases = try FileSystem.list(directory).compactMap { SegmentName.baseOffset(of: $0, suffix: SegmentName.logSuffix) }.sorted()
         // A reader ignores the segments a compaction emptied and had not removed yet when it
         // stopped (a writer has just removed them).

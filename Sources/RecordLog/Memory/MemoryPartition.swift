@@ -19,9 +19,10 @@ package final class MemoryPartition: LogPartition {
         var batches: [StoredBatch] = []
         var endOffset: Int64 = 0
         var closed = false
-        /// What compaction did: the start and the expiry offset.
+        /// What compaction did: the start, the expiry offset and the drop sequence.
         var startOffset: Int64 = 0
         var expiryOffset: Int64 = 0
+        var dropSequence: Int64 = 0
     }
 
     package let name: String
@@ -37,6 +38,10 @@ package final class MemoryPartition: LogPartition {
     package var startOffset: Int64 { state.withLock { $0.startOffset } }
 
     package var expiryOffset: Int64 { state.withLock { $0.expiryOffset } }
+
+    /// Always even: a compaction here drops its deletes under the partition's lock, all at once,
+    /// and moves it by 2.
+    package var dropSequence: Int64 { state.withLock { $0.dropSequence } }
 
     /// Always 0: memory is compacted only when asked (``compact(_:)``), never in the background.
     package var dirtyRatio: Double { 0 }
@@ -67,6 +72,7 @@ package final class MemoryPartition: LogPartition {
             let expired = map.expiredTombstones(cutoff: cutoff)
             report.tombstonesDropped = expired.count
             state.expiryOffset = max(state.expiryOffset, (expired.max() ?? -1) + 1)
+            if !expired.isEmpty { state.dropSequence += 2 }
             var kept: [StoredBatch] = []
             for stored in state.batches {
                 var builder = RecordBatchBuilder()

@@ -9,19 +9,21 @@ extension Database {
     /// - Throws: `zoneNotFound`; `invalidArguments` for a token that is malformed, of another
     ///   store, of another zone or a database token, or a negative `resultsLimit`;
     ///   `changeTokenExpired` for a token of a deleted incarnation of the zone, newer than the
-    ///   log, or older than the zone's expiry offset (compaction dropped a delete after it: fetch
-    ///   from nil, which returns every live record).
+    ///   log, or older than the zone's expiry offset when a compaction has dropped deletes since
+    ///   its holder began reading (one of them may be of a record the holder has: fetch from
+    ///   nil, which returns every live record). The pages of a fetch from nil chain as long as
+    ///   no compaction drops deletes meanwhile (FORMAT.md §11.1).
     public func fetchZoneChanges(
         in zoneID: ZoneID, since token: ServerChangeToken?, resultsLimit: Int? = nil, desiredKeys: [String]? = nil
     ) async throws -> ZoneChanges {
         try await refreshBeforeRead()
-        let (zone, from, end) = try changeRange(in: zoneID, since: token)
+        let range = try changeRange(in: zoneID, since: token)
         let page = try ZoneChangePage.read(
-            zone, from: from, to: end, limit: try Self.changesLimit(resultsLimit), desiredKeys: desiredKeys.map(Set.init))
-        try checkNotExpired(token, zone: zone, from: from)
+            range.zone, from: range.from, to: range.end, limit: try Self.changesLimit(resultsLimit), desiredKeys: desiredKeys.map(Set.init))
+        try range.checkNotExpired()
         return ZoneChanges(
-            changedRecords: page.changed, deletions: page.deletions, changeToken: zoneToken(for: zone, at: page.next),
-            moreComing: page.next < end, clientChangeTokenData: zone.clientToken.map { Data($0.data) })
+            changedRecords: page.changed, deletions: page.deletions, changeToken: range.token(at: page.next, storeID: storeID),
+            moreComing: page.next < range.end, clientChangeTokenData: range.zone.clientToken.map { Data($0.data) })
     }
 
     /// The changes of a zone since `token` (everything when nil), handed out one by one as
@@ -50,9 +52,10 @@ extension Database {
         recordChanged: (StoredRecord) throws -> Void, recordDeleted: (ZoneChanges.Deletion) throws -> Void
     ) async throws -> (changeToken: ServerChangeToken, moreComing: Bool, clientChangeTokenData: Data?) {
         try await refreshBeforeRead()
-        let (zone, from, end) = try changeRange(in: zoneID, since: token)
-        let scan = try ZoneChangeScan(zone, from: from, to: end, limit: try Self.changesLimit(resultsLimit))
-        try checkNotExpired(token, zone: zone, from: from)
+        let range = try changeRange(in: zoneID, since: token)
+        let zone = range.zone
+        let scan = try ZoneChangeScan(zone, from: range.from, to: range.end, limit: try Self.changesLimit(resultsLimit))
+        try range.checkNotExpired()
         for entry in scan.entries {
             let id = RecordID(recordName: entry.name, zoneID: zone.zoneID)
             switch entry.change {
@@ -67,7 +70,7 @@ extension Database {
                 continue
             }
         }
-        return (zoneToken(for: zone, at: scan.next), scan.next < end, zone.clientToken.map { Data($0.data) })
+        return (range.token(at: scan.next, storeID: storeID), scan.next < range.end, zone.clientToken.map { Data($0.data) })
     }
 
     /// The most records a page of changes holds: nil or 0 (CloudKit's `maximumResults`) for as
@@ -81,40 +84,33 @@ extension Database {
     }
 
     /// The zone and the range of its log that the changes since `token` cover.
-    private func changeRange(in zoneID: ZoneID, since token: ServerChangeToken?) throws -> (ZoneState, from: Int64, end: Int64) {
+    private func changeRange(in zoneID: ZoneID, since token: ServerChangeToken?) throws -> ZoneChangeRange {
         try checkOpen()
         let zone = try zone(zoneID)
         let partition = zone.partition
+        // First: the sequence the read's records are at least as new as (FORMAT.md §11.1).
+        let sequence = partition.dropSequence
         let end = partition.endOffset
-        guard let token else { return (zone, partition.startOffset, end) }
-        guard case .zone(let entry) = try TokenContent.decode(token, storeID: storeID) else {
+        guard let token else { return ZoneChangeRange(zone: zone, from: partition.startOffset, end: end, sequence: sequence) }
+        guard case .zone(let entry, let stamp) = try TokenContent.decode(token, storeID: storeID) else {
             throw RecordStoreError(.invalidArguments, "This is a database change token; fetch zone changes with a zone token.", zoneID: zoneID)
         }
         guard entry.zoneName == zoneID.zoneName else {
             throw RecordStoreError(.invalidArguments, "The change token belongs to zone \"\(entry.zoneName)\", not \"\(zoneID.zoneName)\".", zoneID: zoneID)
         }
-        let position = entry.position
-        // Below the expiry offset, compaction may have dropped a delete the token's holder has
-        // not seen: only a fetch from nil can tell it what is live (FORMAT.md §11.1). At or
-        // above it every change since the token is in the log: removed records were replaced
-        // by later events, which the fetch reports.
-        guard position.incarnation == zone.incarnation, position.offset >= partition.expiryOffset, position.offset <= end else {
+        let range = ZoneChangeRange(
+            zone: zone, from: max(entry.position.offset, partition.startOffset), end: end, sequence: sequence, token: entry.position,
+            stamp: stamp)
+        guard entry.position.incarnation == zone.incarnation, entry.position.offset <= end, !range.mayMissDroppedDelete(now: sequence) else {
             throw RecordStoreError.changeTokenExpired(zoneID)
         }
-        return (zone, max(position.offset, partition.startOffset), end)
+        return range
     }
 
-    /// Throws `changeTokenExpired` when a compaction that ran during the read dropped a delete
-    /// at or after `from`: the read may have missed it (FORMAT.md §11.1).
-    private func checkNotExpired(_ token: ServerChangeToken?, zone: ZoneState, from: Int64) throws {
-        guard token != nil, from < zone.partition.expiryOffset else { return }
-        throw RecordStoreError.changeTokenExpired(zone.zoneID)
-    }
-
-    /// A zone token at `offset`.
+    /// A zone token at `offset`, stamped with the zone's drop sequence when it is settled: what
+    /// ``RecordZone/currentChangeToken`` holds.
     func zoneToken(for zone: ZoneState, at offset: Int64) -> ServerChangeToken {
-        TokenContent.zone(.init(zoneName: zone.zoneID.zoneName, position: ZonePosition(incarnation: zone.incarnation, offset: offset)))
-            .encode(storeID: storeID)
+        ZoneChangeRange(zone: zone, from: offset, end: offset, sequence: zone.partition.dropSequence).token(at: offset, storeID: storeID)
     }
 
     /// The zones changed and deleted since `token` (all zones when nil).

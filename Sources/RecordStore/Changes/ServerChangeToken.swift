@@ -38,21 +38,28 @@ enum TokenContent: Equatable {
         var position: ZonePosition
     }
 
-    case zone(Entry)
+    /// A zone token: the position, and the zone's drop sequence (FORMAT.md §11.1) its holder's
+    /// reads began at — nil when a compaction that drops deletes was under way then.
+    case zone(Entry, dropStamp: Int64?)
     case database([Entry])
 
     static let magic: [UInt8] = Array("RLTK".utf8)
+    /// Every database token, and a zone token without a drop stamp.
     static let version: UInt8 = 1
+    /// A zone token with a drop stamp.
+    static let stampedVersion: UInt8 = 2
 
     func encode(storeID: [UInt8]) -> ServerChangeToken {
         var bytes = Self.magic
-        bytes.append(Self.version)
         switch self {
-        case .zone(let position):
+        case .zone(let position, let stamp):
+            bytes.append(stamp == nil ? Self.version : Self.stampedVersion)
             bytes.append(1)
             bytes += storeID
             Self.append(position, to: &bytes)
+            if let stamp { TokenBytes.append(UInt64(bitPattern: stamp), to: &bytes) }
         case .database(let positions):
+            bytes.append(Self.version)
             bytes.append(2)
             bytes += storeID
             TokenBytes.append(UInt32(positions.count), to: &bytes)
@@ -77,7 +84,8 @@ enum TokenContent: Equatable {
         let body = Array(bytes.dropLast(4))
         var reader = TokenBytes(bytes: bytes, position: bytes.count - 4)
         guard let crc = reader.uint32(), crc == CRC32C.checksum(body) else { throw malformed("its checksum does not match") }
-        guard bytes[4] == version else { throw malformed("it has version \(bytes[4])") }
+        let stamped = bytes[4] == stampedVersion
+        guard bytes[4] == version || stamped else { throw malformed("it has version \(bytes[4])") }
         guard Array(bytes[6..<22]) == storeID else {
             throw RecordStoreError(.invalidArguments, "The change token belongs to another store. Fetch changes with a nil token to start over.")
         }
@@ -86,8 +94,14 @@ enum TokenContent: Equatable {
         switch bytes[5] {
         case 1:
             guard let position = reader.zonePosition() else { throw malformed("it is truncated") }
-            content = .zone(position)
-        case 2:
+            guard stamped else {
+                content = .zone(position, dropStamp: nil)
+                break
+            }
+            guard let stamp = reader.integer(UInt64.self) else { throw malformed("it is truncated") }
+            guard stamp & 1 == 0, stamp <= UInt64(Int64.max) else { throw malformed("its drop stamp \(stamp) is not one a store hands out") }
+            content = .zone(position, dropStamp: Int64(stamp))
+        case 2 where !stamped:
             guard let count = reader.uint32(), Int(count) <= body.count else { throw malformed("it is truncated") }
             var positions: [Entry] = []
             for _ in 0..<count {
@@ -96,7 +110,7 @@ enum TokenContent: Equatable {
             }
             content = .database(positions)
         default:
-            throw malformed("it has an unknown kind \(bytes[5])")
+            throw malformed("it has an unknown kind \(bytes[5]) for its version \(bytes[4])")
         }
         guard reader.position == body.count else { throw malformed("it has trailing bytes") }
         return content

@@ -14,7 +14,7 @@ package enum UntrustedBytes {
         guard let content = try? TokenContent.decode(token, storeID: storeID) else { return nil }
         let names: [String]
         switch content {
-        case .zone(let entry): names = [entry.zoneName]
+        case .zone(let entry, _): names = [entry.zoneName]
         case .database(let entries): names = entries.map(\.zoneName)
         }
         return (names, content.encode(storeID: storeID).data == token.data)
@@ -28,7 +28,7 @@ package enum UntrustedBytes {
         let decoded = entries.map {
             TokenContent.Entry(zoneName: $0.zoneName, position: ZonePosition(incarnation: $0.incarnation, offset: $0.offset))
         }
-        let content: TokenContent = database || decoded.count != 1 ? .database(decoded) : .zone(decoded[0])
+        let content: TokenContent = database || decoded.count != 1 ? .database(decoded) : .zone(decoded[0], dropStamp: nil)
         return [UInt8](content.encode(storeID: storeID).data)
     }
 
