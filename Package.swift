@@ -267,7 +267,7 @@ let package = Package(
         // for the sync crash tests (SyncCrashTests).
         .executableTarget(
             name: "sync-crash-child",
-            dependencies: ["RecordSync", "RecordStore"],
+            dependencies: ["RecordSync", "RecordStore", "RecordLog"],
             path: "Tests/SyncCrashChild"
         ),
         // Helpers every test target shares: a seeded generator, running the built executables.

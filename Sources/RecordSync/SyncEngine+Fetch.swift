@@ -116,6 +116,7 @@ extension SyncEngine {
                 changeToken: page.changeToken, moreComing: page.moreComing)
             // The first half keeps the token the zone had: a crash after it fetches the page again.
             try await apply(first, to: zoneID, fetch: &fetch, token: fetch.state.token)
+            SyncHook.reached(.appliedInPart)
             try await apply(rest, to: zoneID, fetch: &fetch, token: token)
         }
     }

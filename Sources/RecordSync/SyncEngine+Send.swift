@@ -214,6 +214,7 @@ extension SyncEngine {
             // Too large for one commit (large records): in halves; each is complete on its own.
             let half = acknowledgements.count / 2
             try await acknowledge(Array(acknowledgements[..<half]), in: zoneID)
+            SyncHook.reached(.acknowledgedInPart)
             try await acknowledge(Array(acknowledgements[half...]), in: zoneID)
         }
     }

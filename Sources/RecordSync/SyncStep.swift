@@ -12,8 +12,14 @@ package enum SyncStep: String, Sendable, CaseIterable {
     case remoteAnswered
     /// The local acknowledgement of a batch is written.
     case acknowledged
+    /// An acknowledgement too large for one local commit: its first half is written, the rest
+    /// is not.
+    case acknowledgedInPart
+    /// A fetched page too large for one local commit: its first half is applied (with the
+    /// zone's previous token), the rest is not.
+    case appliedInPart
 
-    /// The steps of sending a batch (the others are adoption's).
+    /// The steps of sending a batch (the others are adoption's and splitting's).
     package static let sending: [SyncStep] = [.remoteAnswered, .acknowledged]
 }
 

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import RecordLog
 import RecordStore
 import RecordSync
 
@@ -12,10 +13,16 @@ import RecordSync
 ///
 ///     sync-crash-child save DEVICE COUNT         saves COUNT notes, printing "saved N" after each
 ///                                                 returns, then dies before sending any
-///     sync-crash-child send DEVICE REMOTE STEP   sends the pending changes to the store REMOTE
+///     sync-crash-child send DEVICE REMOTE STEP [MAX_BATCH_BYTES]
+///                                                 sends the pending changes to the store REMOTE
 ///                                                 and dies at STEP (a SyncStep name)
+///     sync-crash-child fetch DEVICE REMOTE STEP [MAX_BATCH_BYTES]
+///                                                 fetches the remote's changes into DEVICE and
+///                                                 dies at STEP
 ///
-/// Both stores are opened with fsync durability. Exit 2 on bad usage, 1 on an error.
+/// Both stores are opened with fsync durability, and the device with MAX_BATCH_BYTES as its
+/// largest commit when given (small: so that its commits split, not the remote's). Exit 2 on bad
+/// usage, 1 on an error.
 @main
 struct SyncCrashChild {
     static let zone = ZoneID(zoneName: "Notes")
@@ -34,16 +41,21 @@ struct SyncCrashChild {
                     say("saved \(index)")
                 }
                 kill(getpid(), SIGKILL)
-            case (5, "send"):
+            case (5...6, "send"), (5...6, "fetch"):
                 guard let step = SyncStep(rawValue: arguments[4]) else { usage() }
+                var options = LogOptions(durability: .fsync)
+                if arguments.count == 6 {
+                    guard let bytes = Int(arguments[5]) else { usage() }
+                    options.maxBatchBytes = bytes
+                }
                 SyncHook.stepReached.withLock { hook in
                     hook = { reached in if reached == step { kill(getpid(), SIGKILL) } }
                 }
-                let device = try await Database(directory: arguments[2], durability: .fsync)
+                let device = try await Database(directory: arguments[2], options: options)
                 let remote = try await Database(directory: arguments[3], durability: .fsync)
                 let engine = SyncEngine(local: device, remote: remote, configuration: .init(automaticallySync: false))
-                try await engine.sendChanges()
-                say("sent without dying")
+                if arguments[1] == "send" { try await engine.sendChanges() } else { try await engine.fetchChanges() }
+                say("synced without dying")
                 exit(1)
             default:
                 usage()
@@ -55,7 +67,7 @@ struct SyncCrashChild {
     }
 
     static func usage() -> Never {
-        say("usage: sync-crash-child save DEVICE COUNT | send DEVICE REMOTE STEP")
+        say("usage: sync-crash-child save DEVICE COUNT | send DEVICE REMOTE STEP [MAX_BATCH_BYTES] | fetch DEVICE REMOTE STEP [MAX_BATCH_BYTES]")
         exit(2)
     }
 
