@@ -137,10 +137,10 @@ extension Database {
         let pending = try zone.partition.appendWithoutWaiting(batch)
         commit.pending = pending
         commit.partition = zone.partition
-        // Written: its memory serves the next commit, and a large commit's fdatasync runs while
-        // it is applied below.
+        // Written: its memory serves the next commit, and its fdatasync runs while it is applied
+        // below.
         state.commitBuffers.recycle(batch)
-        if large { pending.startDurable() }
+        if commit.itemCount >= tuning.earlyDurableItems { pending.startDurable() }
         commit.queuedFolds = fold(commit.plan, into: state.views, inBackground: large)
         commit.changes = apply(commit.plan, to: &zone, results: &results)
         if let token = commit.clientToken {

@@ -11,10 +11,12 @@
 /// not a database's choice but the process's (a table grows on whichever thread folds into it):
 /// their switch is `HugePageAllocation.isEnabled`, on by default.
 package struct CommitTuning: Sendable, Equatable {
-    /// From this many items on, a commit starts its fdatasync as soon as its batch is written
-    /// (overlapping it with applying the commit to the state) and folds it into each view on the
-    /// view's own thread (``ViewFeed``). For a smaller commit the thread hand-offs cost more
-    /// than they overlap.
+    /// From this many items on, a commit starts its fdatasync as soon as its batch is written,
+    /// so that the sync thread's wake-up and the sync itself overlap applying the commit to the
+    /// state and folding it into the views, instead of starting once the commit waits for it.
+    package var earlyDurableItems: Int
+    /// From this many items on, a commit is folded into each view on the view's own thread
+    /// (``ViewFeed``). For a smaller commit the thread hand-offs cost more than they overlap.
     package var largeCommitItems: Int
     /// From this many saves on, a zone's saves are planned on two threads, half each.
     package var twoThreadPlanningItems: Int
@@ -25,7 +27,11 @@ package struct CommitTuning: Sendable, Equatable {
     /// (``ReplayPipeline``).
     package var pipelinedReplayRecords: Int64
 
-    package init(largeCommitItems: Int, twoThreadPlanningItems: Int, twoThreadCompressionBytes: Int, pipelinedReplayRecords: Int64) {
+    package init(
+        earlyDurableItems: Int, largeCommitItems: Int, twoThreadPlanningItems: Int, twoThreadCompressionBytes: Int,
+        pipelinedReplayRecords: Int64
+    ) {
+        self.earlyDurableItems = earlyDurableItems
         self.largeCommitItems = largeCommitItems
         self.twoThreadPlanningItems = twoThreadPlanningItems
         self.twoThreadCompressionBytes = twoThreadCompressionBytes
@@ -34,16 +40,16 @@ package struct CommitTuning: Sendable, Equatable {
 
     /// The thresholds measured best on the benchmark's workloads.
     package static let standard = CommitTuning(
-        largeCommitItems: 64, twoThreadPlanningItems: 256, twoThreadCompressionBytes: 256 << 10, pipelinedReplayRecords: 16_384)
+        earlyDurableItems: 1, largeCommitItems: 64, twoThreadPlanningItems: 256, twoThreadCompressionBytes: 256 << 10, pipelinedReplayRecords: 16_384)
 
     /// Every trick off: each commit and replay runs on the calling thread, in the plainest order.
     package static let off = CommitTuning(
-        largeCommitItems: .max, twoThreadPlanningItems: .max, twoThreadCompressionBytes: .max, pipelinedReplayRecords: .max)
+        earlyDurableItems: .max, largeCommitItems: .max, twoThreadPlanningItems: .max, twoThreadCompressionBytes: .max, pipelinedReplayRecords: .max)
 
     /// Every trick on from the smallest request it can split (two saves plan on two threads; two
     /// LZ4 blocks compress on two).
     package static let always = CommitTuning(
-        largeCommitItems: 1, twoThreadPlanningItems: 2, twoThreadCompressionBytes: 0, pipelinedReplayRecords: 1)
+        earlyDurableItems: 1, largeCommitItems: 1, twoThreadPlanningItems: 2, twoThreadCompressionBytes: 0, pipelinedReplayRecords: 1)
 
     /// The tuning a database opened now takes: ``standard`` unless a test set another.
     @TaskLocal package static var current = CommitTuning.standard
