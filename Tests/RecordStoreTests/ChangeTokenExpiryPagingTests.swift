@@ -125,6 +125,22 @@ import Testing
         }
     }
 
+    /// Compaction removed the batches that held r0's save and its dropped delete, so the log
+    /// now starts past the token; the read would start there, and say nothing of the delete.
+    @Test("a token below the log start, from before a dropped delete, is refused: the read starting at the log start would miss it")
+    func tokenBelowTheLogStart() async throws {
+        try await withTemporaryDatabase(.memory) { database in
+            _ = try await database.save(makeRecord("r0", zone: zone))
+            let holder = try await database.fetchZoneChanges(in: zone, since: nil)
+            try await database.delete(id("r0"))
+            _ = try await database.save(makeRecord("r1", zone: zone))
+            try await database.compact(zone: zone, tombstoneRetention: .zero)
+            let partition = try database.zone(zone).partition
+            #expect(partition.startOffset == 2 && partition.expiryOffset == 2)
+            await expectError(.changeTokenExpired) { _ = try await database.fetchZoneChanges(in: zone, since: holder.changeToken) }
+        }
+    }
+
     @Test("a token with a drop stamp no store hands out (odd) is malformed")
     func oddStampIsMalformed() async throws {
         try await withTemporaryDatabase(.files) { database in

@@ -31,7 +31,9 @@ struct ZoneChangeRange {
     /// Whether a holder of the token may have missed a delete compaction dropped, the zone's
     /// drop sequence being `now`.
     func mayMissDroppedDelete(now: Int64) -> Bool {
-        guard token != nil, from < zone.partition.expiryOffset else { return false }
+        // The token's own offset, not where the read starts: below the log start, segments that
+        // held dropped deletes are gone, and the read starting past them says nothing of them.
+        guard let token, token.offset < zone.partition.expiryOffset else { return false }
         return !(stamp == sequence && now == sequence && sequence & 1 == 0)
     }
 
