@@ -43,6 +43,7 @@ import TestSupport
             #expect((compaction["gaps"] as? Int ?? 0) > 0)
             #expect(compaction["logStartOffset"] as? Int != nil && compaction["dirtyRatio"] as? Double != nil)
             #expect(compaction["expiryOffset"] as? Int ?? 0 > 0, "the store's deletes were dropped")
+            #expect(compaction["dropSequence"] as? Int == 2, "one compaction dropped deletes, and ended")
             #expect(try await run("log-inspect", ["summary", store]).outputText.contains("compaction: log start"))
 
             let after = try await run("notes", ["--store", store, "list", "--json"])

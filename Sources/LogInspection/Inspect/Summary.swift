@@ -51,7 +51,7 @@ public struct Summary: Sendable {
             let sealedBytes = sealed.reduce(Int64(0)) { $0 + $1.bytes }
             let dirtyBytes = sealed.filter { $0.baseOffset >= cleaner.cleanedThrough }.reduce(Int64(0)) { $0 + $1.bytes }
             summary.compaction = ZoneSummary.CompactionSummary(
-                logStartOffset: summary.startOffset, expiryOffset: cleaner.expiryOffset,
+                logStartOffset: summary.startOffset, expiryOffset: cleaner.expiryOffset, dropSequence: cleaner.dropSequence,
                 gaps: summary.endOffset - summary.startOffset - Int64(summary.records),
                 dirtyRatio: sealedBytes == 0 ? 0 : Double(dirtyBytes) / Double(sealedBytes))
         }

@@ -35,6 +35,10 @@ public struct ZoneSummary: Sendable {
         public var logStartOffset: Int64
         /// Compaction dropped deletes below it: older change tokens expire (FORMAT.md §11.1).
         public var expiryOffset: Int64
+        /// How many times compaction began and ended dropping deletes (FORMAT.md §13.2): odd while
+        /// one is under way, or stopped before its end; a change token below ``expiryOffset`` is
+        /// answered only when stamped with it (§11.1).
+        public var dropSequence: Int64
         /// Offsets from the log start to the end that hold no record: the versions compaction removed.
         public var gaps: Int64
         /// Bytes of the sealed segments written since the last compaction over all sealed bytes:
@@ -43,8 +47,8 @@ public struct ZoneSummary: Sendable {
 
         func json() -> JSONValue {
             .object([
-                ("logStartOffset", .int(logStartOffset)), ("expiryOffset", .int(expiryOffset)), ("gaps", .int(gaps)),
-                ("dirtyRatio", .double(dirtyRatio)),
+                ("logStartOffset", .int(logStartOffset)), ("expiryOffset", .int(expiryOffset)), ("dropSequence", .int(dropSequence)),
+                ("gaps", .int(gaps)), ("dirtyRatio", .double(dirtyRatio)),
             ])
         }
     }
@@ -73,6 +77,7 @@ public struct ZoneSummary: Sendable {
         if let compaction {
             lines.append(
                 "  compaction: log start \(compaction.logStartOffset), expiry offset \(compaction.expiryOffset), "
+                    + "drop sequence \(compaction.dropSequence)\(compaction.dropSequence & 1 == 1 ? " (dropping deletes, or stopped while it did)" : ""), "
                     + "\(compaction.gaps) offsets without a record, dirty ratio \((compaction.dirtyRatio * 100).rounded() / 100)")
         }
         for segment in segments {
