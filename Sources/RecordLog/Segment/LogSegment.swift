@@ -101,6 +101,10 @@ struct LogSegment: Sendable {
             // A sealed segment with batches always has a closing time-index entry.
             size == 0 || !timeIndex.entries.isEmpty
         else { return nil }
+        // Its end is the next segment's base only if its last batch says so: a segment file
+        // missing after it would otherwise go unnoticed, its offsets read as never written.
+        let end = size == 0 ? baseOffset : try lastBatchEnd(of: file, size: size, from: offsetIndex.entries.last.map { Int64($0.position) } ?? 0)
+        guard end == nextOffset else { return nil }
         let first = try file.read(at: 0, count: RecordBatchHeader.size)
         let firstTimestamp = first.withUnsafeBytes { RecordBatchHeader(parsing: $0)?.firstTimestamp }
         let segment = LogSegment(
@@ -110,5 +114,24 @@ struct LogSegment: Sendable {
                 baseOffset: baseOffset, intervalBytes: indexIntervalBytes, offsetIndex: offsetIndex, timeIndex: timeIndex))
         segment.checkInvariants()
         return segment
+    }
+
+    /// One past the last offset of a sealed segment's last batch, found by walking the batch
+    /// headers from `position` (a batch boundary: an offset-index entry's) to the file's end —
+    /// about one index interval, one read per batch; nil when a header does not parse or the
+    /// batches do not end at the file's end (the caller then recovers the segment by a scan).
+    /// Every sealed segment's last batch reaches the next segment's base (a roll ends a segment
+    /// on a batch; compaction's batches span the offsets they removed, FORMAT.md §13 rule 3).
+    private static func lastBatchEnd(of file: OpenFile, size: Int64, from position: Int64) throws -> Int64? {
+        var position = position
+        var end: Int64?
+        while position < size {
+            guard size - position >= Int64(RecordBatchHeader.size) else { return nil }
+            let bytes = try file.read(at: position, count: RecordBatchHeader.size)
+            guard let header = bytes.withUnsafeBytes({ RecordBatchHeader(parsing: $0) }), header.batchLength > 0 else { return nil }
+            end = header.lastOffset + 1
+            position += Int64(header.totalSize)
+        }
+        return position == size ? end : nil
     }
 }
