@@ -37,9 +37,11 @@ extension Partition {
     /// now stands, up to the mark, as a read-only open does (``PartitionLoader/loadBesideWriter``).
     /// Either way it reads the cleaner checkpoint after the segments, so ``expiryOffset`` covers
     /// every delete the segments it now holds have lost, and before them, so that its
-    /// ``dropSequence`` is settled (even) only when no compaction dropped deletes while it read:
-    /// a reader whose segments predate such a compaction, or may mix segments from before and
-    /// after one, opens the partition again once the compaction is over (FORMAT.md §11.1).
+    /// ``dropSequence`` is settled (even) only when no compaction dropped deletes while it read
+    /// (FORMAT.md §11.1). A reader whose segments may mix segments from before and after such a
+    /// compaction opens the partition again once the compaction is over; one whose segments all
+    /// predate it keeps answering from them (they still hold the deletes) until it next finds
+    /// new batches, and then opens the partition again before it reads them.
     ///
     /// - Throws: `LogError.corruptBatch` for damage below the mark.
     func catchUp() throws -> Bool {
