@@ -174,20 +174,21 @@ enum RewriteCost {
         var changedDuring = 0
         for side in 0..<sides {
             let start = ContinuousClock.now
-            let compaction: Task<Bool, any Error>
+            // Whether the side compacted, and when its compaction ended.
+            let compaction: Task<(ran: Bool, end: ContinuousClock.Instant), any Error>
             if side == 0 {
                 let database = ours.database
-                compaction = Task { try await database.compact(zone: Ours.zone).isEmpty == false }
+                compaction = Task { (try await database.compact(zone: Ours.zone).isEmpty == false, ContinuousClock.now) }
             } else {
                 let peer = peers[side - 1]
-                compaction = Task { try await peer.compact() }
+                compaction = Task { (try await peer.compact(), ContinuousClock.now) }
             }
             try await Task.sleep(for: .milliseconds(50))
             let (times, changed) = try await fetches(side)
             let w2 = try await singles(side)
-            let measured = ContinuousClock.now - start
-            let compacted = try await compaction.value
-            let total = ContinuousClock.now - start
+            let measuredEnd = ContinuousClock.now
+            let (compacted, compactionEnd) = try await compaction.value
+            let measured = measuredEnd - start, total = compactionEnd - start
             if side == 0 { changedDuring = changed }
             guard compacted else {
                 duringW4.append(nil)
@@ -198,7 +199,7 @@ enum RewriteCost {
             duringW2.append(w2)
             overlaps.append(
                 "\((["ours"] + names)[side]) " + String(format: "%.2f s of fetches and commits, its compaction %.2f s", Self.seconds(measured), Self.seconds(total))
-                    + (total > measured ? "" : " (finished first)"))
+                    + (compactionEnd < measuredEnd ? " (it finished first)" : ""))
         }
         let compactingSides = (0..<peers.count).filter { duringW2[$0 + 1] != nil }
         let alone = "; with no compaction running, just before: "
