@@ -15,8 +15,16 @@ import TestSupport
     static let zone = ZoneID(zoneName: "Items")
     static let names = (0..<12).map { "r\($0)" }
 
-    /// A store with small segments (so that compaction has sealed ones to clean).
+    /// A new store with small segments (so that compaction has sealed ones to clean) and the
+    /// zone ``zone``.
     static func open(_ path: String) async throws -> Database {
+        let database = try await reopen(path)
+        try await database.createZone(zone)
+        return database
+    }
+
+    /// The store at `path`, opened again as ``open(_:)`` opened it: no checkpoint but when asked.
+    static func reopen(_ path: String) async throws -> Database {
         var options = LogOptions(durability: .noSyncUnsafe)
         options.segmentBytes = 4 << 10
         return try await Database(directory: path, options: options, checkpointAfterEvents: .max, compaction: .manual)
@@ -71,7 +79,6 @@ import TestSupport
         var generator = SeededGenerator(seed: 28)
         try await withTemporaryStorePath { path in
             let database = try await Self.open(path)
-            try await database.createZone(Self.zone)
             try await Self.write(database, commits: 120, generator: &generator)
             try database.checkpoint()
             // Covered by the checkpoint whole: nothing is read in passing, one batch per version.
@@ -87,11 +94,50 @@ import TestSupport
         }
     }
 
+    @Test("a record re-created after compaction dropped its delete: its walk is its new save alone, from a checkpoint written before that compaction or after it")
+    func walkAfterADroppedDelete() async throws {
+        var generator = SeededGenerator(seed: 11)
+        try await withTemporaryStorePath { path in
+            let database = try await Self.open(path)
+            try await Self.write(database, commits: 60, generator: &generator)
+            let ids = Self.names.map { RecordID(recordName: $0, zoneID: Self.zone) }
+            let live = try await database.records(for: ids).compactMap { id, result in (try? result.get()) == nil ? nil : id }
+            _ = try await database.modifyRecords(saving: [], deleting: live)
+            try database.checkpoint()  // every name's delete in its deleted names
+            let report = try #require(try await database.compact(zone: Self.zone, tombstoneRetention: .zero).first)
+            #expect(report.tombstonesDropped >= live.count)
+            let recreated = Array(Self.names.prefix(4))
+            _ = try await database.modifyRecords(
+                saving: recreated.map { Record(recordType: "Item", recordID: RecordID(recordName: $0, zoneID: Self.zone)) }, deleting: [],
+                savePolicy: .allKeys)
+            // Closed without a checkpoint: the one before the compaction, which still holds the
+            // dropped deletes, is what the walks start from; then one written after it.
+            try database.close()
+            try Self.expectRecreatedWalks(path, recreated)
+            let again = try await Self.reopen(path)
+            try again.checkpoint()
+            try again.close()
+            try Self.expectRecreatedWalks(path, recreated)
+        }
+    }
+
+    /// Every name's walk equals the scan, and each of `recreated` is its one save since, which
+    /// names no previous event.
+    static func expectRecreatedWalks(_ path: String, _ recreated: [String], sourceLocation: SourceLocation = #_sourceLocation) throws {
+        try expectWalksMatchScans(path, sourceLocation: sourceLocation)
+        let store = try ReplayStore(directory: path)
+        defer { store.close() }
+        for name in recreated {
+            let read = try store.recordEvents(zone: zone.zoneName, recordName: name)
+            #expect(read.walked && read.events.count == 1, "\(name)", sourceLocation: sourceLocation)
+            #expect(read.events.last.map { StoredEvent($0).previous } == PreviousEvent.none, "\(name)", sourceLocation: sourceLocation)
+        }
+    }
+
     @Test("a walk reads one batch per version: a record saved 50 times in a zone of 5,000 events reads its 50 versions one batch each, and no event in passing")
     func walkReadsOnlyTheVersions() async throws {
         try await withTemporaryStorePath { path in
             let database = try await Self.open(path)
-            try await database.createZone(Self.zone)
             for round in 0..<50 {
                 let records = (0..<100).map { index -> Record in
                     var record = Record(recordType: "Item", recordID: RecordID(recordName: index == 0 ? "target" : "o\(round)-\(index)", zoneID: Self.zone))
@@ -126,7 +172,6 @@ import TestSupport
         #expect(read.events.map(\.offset) == all && !all.isEmpty)
         try await withTemporaryStorePath { path in
             let database = try await Self.open(path)
-            try await database.createZone(Self.zone)
             var generator = SeededGenerator(seed: 7)
             try await Self.write(database, commits: 20, generator: &generator)
             try database.close()

@@ -51,9 +51,7 @@ struct CleanerPlan {
             }
         }
         // Pinned events were counted as removed when a later event of their key came: they stay.
-        for (offset, key) in map.pinned {
-            if let key, let latest = map.latest[key], latest.offset != offset { removed[segmentIndex(offset)] -= 1 }
-        }
+        for offset in map.pinnedButReplaced() { removed[segmentIndex(offset)] -= 1 }
         for offset in map.expiredTombstones(cutoff: tombstoneCutoff) {
             removed[segmentIndex(offset)] += 1
             tombstonesDropped += 1

@@ -203,7 +203,11 @@ extension Database {
     func publish(_ commits: [ZoneCommit]) async throws {
         for commit in commits { try await commit.pending?.durable() }
         for commit in commits where commit.pending != nil { subscriptions.publish(commit.changes) }
-        for commit in commits { if let partition = commit.partition { compactor.considerCompacting(partition) } }
+        for commit in commits {
+            guard let partition = commit.partition else { continue }
+            let zoneID = commit.plan.zoneID
+            compactor.considerCompacting(partition) { [weak self] in self?.forgetDroppedDeletes(in: [zoneID]) }
+        }
         for commit in commits {
             for feed in commit.queuedFolds { await feed.awaitFolds(leaving: 1) }
         }

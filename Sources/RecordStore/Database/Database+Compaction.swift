@@ -24,8 +24,10 @@ extension Database {
     public func compact(zone zoneID: ZoneID? = nil, tombstoneRetention: Duration? = nil) async throws -> [CompactionReport] {
         try checkOpen()
         let zones = try zoneID.map { [try zone($0)] } ?? state.withLock { Array($0.zones.values) }
-        let partitions = zones.sorted { $0.zoneID.zoneName < $1.zoneID.zoneName }.map(\.partition)
-        return try await compactor.compact(partitions, tombstoneRetention: tombstoneRetention ?? compactor.policy.tombstoneRetention)
+        let sorted = zones.sorted { $0.zoneID.zoneName < $1.zoneID.zoneName }
+        let reports = try await compactor.compact(sorted.map(\.partition), tombstoneRetention: tombstoneRetention ?? compactor.policy.tombstoneRetention)
+        forgetDroppedDeletes(in: sorted.map(\.zoneID))
+        return reports
     }
 
     /// The compaction policy the database was opened with.

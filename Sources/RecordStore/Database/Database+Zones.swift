@@ -135,6 +135,9 @@ extension Database {
                 return true
             }
             zone.replayedEnd = end
+            // A checkpoint's deletes that a compaction dropped since, and those below the expiry
+            // offset a replay met (rule 6 kept them), are forgotten as a compaction forgets them.
+            zone.deleted.forgetDropped(below: zone.partition.expiryOffset)
             zones[zoneID] = zone
         }
         state.withLock { state in

@@ -22,7 +22,8 @@ final class ZoneCompactor: Sendable {
     /// Queues a background compaction of `partition` when the policy is automatic, its dirty
     /// ratio has reached the threshold, and none is queued for it already. Its active segment
     /// is left alone. Cheap when nothing is due: one look at the partition's segments.
-    func considerCompacting(_ partition: any LogPartition) {
+    /// `droppedDeletes` runs on the compaction queue after a compaction that dropped deletes.
+    func considerCompacting(_ partition: any LogPartition, droppedDeletes: @escaping @Sendable () -> Void = {}) {
         guard policy.automatic else { return }
         let ratio = partition.dirtyRatio
         guard ratio > 0, ratio >= policy.dirtyRatioThreshold else { return }
@@ -34,6 +35,7 @@ final class ZoneCompactor: Sendable {
             do {
                 let report = try partition.compact(options)
                 logger.debug("background compaction", metadata: ["zone": "\(report.partition)", "reclaimed": "\(report.bytesReclaimed)"])
+                if report.tombstonesDropped > 0 { droppedDeletes() }
             } catch LogError.closed {
                 return  // the database closed meanwhile: the next open finishes what was under way
             } catch {

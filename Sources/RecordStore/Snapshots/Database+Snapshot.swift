@@ -24,6 +24,8 @@ extension Database {
         // An in-memory database has nowhere to keep a checkpoint, and no later open to read one.
         guard let directory, let snapshotPath else { return }
         try log.sync()
+        // Deletes a background compaction dropped since are not written.
+        forgetDroppedDeletes(in: state.withLock { Array($0.zones.keys) })
         // One checkpoint at a time, so that an older one never replaces a newer one's files.
         try checkpointing.withLock { _ in
             // Under the lock, only copies are taken (copy-on-write: a commit after this copies

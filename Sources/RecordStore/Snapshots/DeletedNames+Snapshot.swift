@@ -1,6 +1,11 @@
 /// A zone's ``DeletedNames`` in the key index checkpoint's deleted-names section (FORMAT.md
 /// §12.2), little-endian: whether it is complete (uint64, 0 or 1), its entry count C (uint64),
 /// then C pairs of the name hash (uint64) and the delete's offset (int64), by ascending hash.
+///
+/// A checkpoint holds the entries left when it was written, the deletes compaction had dropped
+/// by then forgotten. One written before a later compaction still holds the deletes that
+/// compaction dropped: an open forgets them (those below the zone's expiry offset), and a tool
+/// that reads the file alone (``RecordLocator``) finds their offsets removed, where a walk ends.
 extension DeletedNames {
     /// Appends this zone's part of the section to `bytes`.
     func appendSnapshot(to bytes: inout [UInt8]) {

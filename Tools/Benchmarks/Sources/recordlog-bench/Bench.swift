@@ -1,7 +1,7 @@
 import Foundation
 import RecordLog
 
-// recordlog-bench [--quick] [--json FILE] [--dir DIR] [--keep] [--process-cost [--records N] [--rounds N]] [--records N] [--until W1|W2|W3|W4|W5] [--commit-cost [--preload N]] [--replay-cost DIR [--rounds N] [--singles N]] [--batch-cost [--no-views]] [--changes-cost DIR [--last N] [--rounds N] [--notes-only] [--thrash-mb N]] [--sync-cost [--records N]]
+// recordlog-bench [--quick] [--json FILE] [--dir DIR] [--keep] [--process-cost [--records N] [--rounds N]] [--rewrite [--records N]] [--records N] [--until W1|W2|W3|W4|W5] [--commit-cost [--preload N]] [--replay-cost DIR [--rounds N] [--singles N]] [--batch-cost [--no-views]] [--changes-cost DIR [--last N] [--rounds N] [--notes-only] [--thrash-mb N]] [--sync-cost [--records N]]
 // Runs every workload through RecordLog and through SQLite (GRDB), RocksDB and LMDB, in this one
 // process, and prints ours, each peer's, and the ratios against SQLite and against the best peer
 // (> 1 means RecordLog is better).
@@ -64,13 +64,18 @@ enum Bench {
             let report = try await ProcessCost.run(
                 directory: workDirectory, records: value(after: "--records").flatMap(Int.init) ?? (quick ? 10_000 : 100_000),
                 rounds: value(after: "--rounds").flatMap(Int.init) ?? 5, processes: 8, commits: 100)
-            print(report.table())
-            print("machine: " + report.machine.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: "; "))
-            if let jsonPath {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-                try encoder.encode(report).write(to: URL(fileURLWithPath: jsonPath))
-            }
+            try Self.output(report, json: jsonPath)
+            return
+        }
+
+        // W13, the rewrite workload (`RewriteCost`): notes edited, then compacted.
+        if arguments.contains("--rewrite") {
+            try FileManager.default.createDirectory(atPath: workDirectory, withIntermediateDirectories: true)
+            defer { if !arguments.contains("--keep") { try? FileManager.default.removeItem(atPath: workDirectory) } }
+            let report = try await RewriteCost.run(
+                directory: workDirectory, records: value(after: "--records").flatMap(Int.init) ?? (quick ? 100_000 : 1_000_000),
+                singleCommits: quick ? 300 : 2_000)
+            try Self.output(report, json: jsonPath)
             return
         }
 
@@ -413,6 +418,18 @@ extension Bench {
         case RocksDBPeer.name: try RocksDBPeer.openExisting(path: path)
         case LMDBPeer.name: try LMDBPeer.openExisting(path: path)
         default: throw PeerError("--open-only takes ours, \(SQLitePeer.name), \(RocksDBPeer.name) or \(LMDBPeer.name), not \(name)")
+        }
+    }
+
+    /// Prints a report of a workload run alone (its table, then the machine) and writes it as
+    /// JSON to `json` when given.
+    static func output(_ report: Report, json jsonPath: String?) throws {
+        print(report.table())
+        print("machine: " + report.machine.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: "; "))
+        if let jsonPath {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+            try encoder.encode(report).write(to: URL(fileURLWithPath: jsonPath))
         }
     }
 

@@ -23,15 +23,20 @@ struct Dataset {
     static func folderName(_ index: Int) -> String { "folder-" + String(format: "%02d", index) }
 
     /// Row `index` of the dataset (the same for the same index, every run).
-    static func row(_ index: Int) -> Row {
-        var state = UInt64(index) &* 0x9E37_79B9_7F4A_7C15 &+ 0x2545_F491_4F6C_DD1D
+    static func row(_ index: Int) -> Row { row(index, edit: 0) }
+
+    /// Row `index` as its `edit`-th edit leaves it (the rewrite workload, `RewriteCost`): the
+    /// same note — name, folder, creation — with other text of about the same length; edit 0 is
+    /// the row as first saved.
+    static func row(_ index: Int, edit: Int) -> Row {
+        var state = (UInt64(index) &* 0x9E37_79B9_7F4A_7C15 &+ 0x2545_F491_4F6C_DD1D) ^ (UInt64(edit) &* 0xD6E8_FEB8_6659_FD93)
         func next() -> UInt64 {
             state ^= state << 13
             state ^= state >> 7
             state ^= state << 17
             return state
         }
-        var content = "Note \(index): "
+        var content = edit == 0 ? "Note \(index): " : "Note \(index), edit \(edit): "
         while content.utf8.count < 300 { content += words[Int(next() % UInt64(words.count))] + " " }
         let name = "note-" + String(format: "%08d", index)
         return Row(

@@ -207,6 +207,10 @@ final class LMDBPeer: NotesPeer, @unchecked Sendable {
         }
     }
 
+    /// LMDB has no compaction: its B-tree reuses the pages a write frees, and the file never
+    /// shrinks (a compacting copy, `mdb_env_copy2`, is a backup, not something done in place).
+    func compact() async throws -> Bool { false }
+
     func close() throws { mdb_env_close(environment) }
 
     func reopen() throws {

@@ -23,6 +23,10 @@ protocol NotesPeer: AnyObject, Sendable {
     /// Folder `index`'s notes, sorted by (modified, name), decoded; returns how many.
     func fetchFolder(_ index: Int) async throws -> Int
 
+    /// Runs the engine's own compaction to its end (SQLite `VACUUM`, RocksDB a manual
+    /// compaction of every key); false when the engine has none (LMDB). The rewrite workload's.
+    func compact() async throws -> Bool
+
     func close() throws
     func reopen() throws
     /// Bytes of the peer's files on disk (after `close`).

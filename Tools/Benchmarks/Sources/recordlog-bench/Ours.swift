@@ -12,10 +12,14 @@ final class Ours: @unchecked Sendable {
     var database: Database
     /// The Notes facade; nil until `openViews()` when opened with `viewsToo: false`.
     var manager: RecordNotesManager?
+    /// When the database compacts its log: the default policy (in the background, once half the
+    /// sealed log is dirty) but for the rewrite workload, which compacts when it measures.
+    let compaction: CompactionPolicy
 
-    init(path: String) async throws {
+    init(path: String, compaction: CompactionPolicy = CompactionPolicy()) async throws {
         self.path = path
-        database = try await Database(directory: path, maximumItemsPerRequest: 1000)
+        self.compaction = compaction
+        database = try await Database(directory: path, maximumItemsPerRequest: 1000, compaction: compaction)
         manager = try await RecordNotesManager(database: database)
         try await saveFolders()
     }
@@ -42,6 +46,14 @@ final class Ours: @unchecked Sendable {
     /// Saves `rows` as one commit.
     func saveCommit(_ rows: [Dataset.Row]) async throws {
         _ = try await database.modifyRecords(saving: rows.map(Self.record), deleting: [])
+    }
+
+    /// Saves `rows`, notes saved before, as one commit of edits: their keys written onto the
+    /// stored notes whatever their change tags (`.changedKeys`, as the Notes facade saves an
+    /// edited note).
+    func saveEdits(_ rows: [Dataset.Row]) async throws {
+        let result = try await database.modifyRecords(saving: rows.map(Self.record), deleting: [], savePolicy: .changedKeys)
+        for saved in result.saveResults.values { _ = try saved.get() }
     }
 
     /// Returns once the Notes views have folded every commit that returned (a read of a view
@@ -148,6 +160,7 @@ final class Ours: @unchecked Sendable {
 
     init(path: String, database: Database, manager: RecordNotesManager?) {
         self.path = path
+        compaction = database.compactionPolicy
         self.database = database
         self.manager = manager
     }
@@ -167,7 +180,7 @@ final class Ours: @unchecked Sendable {
     }
 
     func reopen() async throws {
-        database = try await Database(directory: path, maximumItemsPerRequest: 1000)
+        database = try await Database(directory: path, maximumItemsPerRequest: 1000, compaction: compaction)
         manager = try await RecordNotesManager(database: database)
     }
 }

@@ -53,7 +53,7 @@ struct Report: Codable {
             "workload  \(pad("ours", 13)) " + Self.peerColumns.map { pad($0, 13) }.joined(separator: " ")
                 + " \(pad("unit", 12)) \(pad("ratio", 7)) vs best"
         ]
-        for key in workloads.keys.sorted(by: { Int($0.dropFirst()) ?? 0 < Int($1.dropFirst()) ?? 0 }) {
+        for key in workloads.keys.sorted(by: { Self.order($0) < Self.order($1) }) {
             guard let outcome = workloads[key] else { continue }
             let others = outcome.peers.filter { !Self.peerColumns.contains($0.key) }.sorted { $0.key < $1.key }
                 .map { "\($0.key) \(format($0.value)) \(outcome.unit)" }
@@ -65,6 +65,12 @@ struct Report: Codable {
                     + pad(String(format: "%.2f×", outcome.ratioVsBest) + " (\(outcome.bestPeer))", 18) + (note.isEmpty ? "" : "  (\(note))"))
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// A workload's place in the table: by number, then by the letter after it (W13a, W13b, …).
+    private static func order(_ key: String) -> (Int, String) {
+        let digits = key.dropFirst().prefix { $0.isNumber }
+        return (Int(digits) ?? 0, String(key.dropFirst(1 + digits.count)))
     }
 
     private func pad(_ text: String, _ width: Int) -> String {

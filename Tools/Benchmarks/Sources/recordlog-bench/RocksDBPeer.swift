@@ -155,6 +155,13 @@ final class RocksDBPeer: NotesPeer, @unchecked Sendable {
         return notes.count
     }
 
+    /// `rocksdb_compact_range` over every key, on a thread of its own (it blocks until done);
+    /// writes and reads go on meanwhile.
+    func compact() async throws -> Bool {
+        try await Threads.run(1) { _ in rocksdb_compact_range(self.database, nil, 0, nil, 0) }
+        return true
+    }
+
     func close() throws { rocksdb_close(database) }
 
     func reopen() throws {

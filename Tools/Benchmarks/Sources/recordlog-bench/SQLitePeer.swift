@@ -121,6 +121,13 @@ final class SQLitePeer: NotesPeer, @unchecked Sendable {
         }
     }
 
+    /// `VACUUM`: the database rewritten without its free pages. It holds the writer while it
+    /// runs: a commit waits for it.
+    func compact() async throws -> Bool {
+        try await pool.writeWithoutTransaction { db in try db.execute(sql: "VACUUM") }
+        return true
+    }
+
     func close() throws { try pool.close() }
 
     /// A peer over an open pool (`ProcessCost`'s reader opens its pool read-only).
