@@ -8,6 +8,11 @@ import TestSupport
 /// (`crash-…`), which must now be refused or decoded without a trap. A regression traps the test
 /// process, as it trapped the fuzzer.
 @Suite struct FuzzRegressionTests {
+    /// Where the coverage run (`Tools/reliability/coverage`) names the grown fuzz corpora
+    /// (`.build-fuzz/corpus/<target>/`, not committed), so that the code their inputs reach is
+    /// counted as run.
+    static let corporaVariable = "RECORDLOG_FUZZ_CORPORA"
+
     @Test func everySavedInputReplaysAndEverySeedIsAccepted() throws {
         defer { FuzzTarget.removeScratchFiles() }
         for target in FuzzTarget.allCases {
@@ -20,6 +25,21 @@ import TestSupport
                     #expect(target.accepts(input), "\(target.rawValue)/\(name) is not accepted as it is")
                 }
                 target.run(input)
+            }
+        }
+    }
+
+    @Test(
+        "every input of the grown fuzz corpora replays",
+        .enabled(if: ProcessInfo.processInfo.environment[corporaVariable] != nil, "set by Tools/reliability/coverage"))
+    func grownCorporaReplay() throws {
+        defer { FuzzTarget.removeScratchFiles() }
+        let corpora = ProcessInfo.processInfo.environment[Self.corporaVariable] ?? ""
+        for target in FuzzTarget.allCases {
+            let folder = corpora + "/" + target.rawValue
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { continue }
+            for name in names.sorted() {
+                target.run([UInt8](try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name))))
             }
         }
     }
