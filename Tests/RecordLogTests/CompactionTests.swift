@@ -75,17 +75,22 @@ import TestSupport
         }
     }
 
+    /// Keys 0–99 saved (at 1000), then all deleted (at 2000), then keys 100–109 saved (at 3000):
+    /// everything before the last ten saves goes once the deletes expire.
+    static let savedDeletedSaved: [Event] = {
+        var events = (0..<100).map { Event(key: Array("k\($0)".utf8), value: Array(repeating: 65, count: 50), timestamp: 1000) }
+        events += (0..<100).map { Event(key: Array("k\($0)".utf8), value: nil, timestamp: 2000) }
+        events += (100..<110).map { Event(key: Array("k\($0)".utf8), value: Array(repeating: 66, count: 50), timestamp: 3000) }
+        return events
+    }()
+
     @Test("tombstones past their retention are dropped, the expiry offset moves past the last, and emptied leading segments go")
     func dropsTombstonesAndAdvancesStart() async throws {
         try await withStorePath { store in
             let options = fastOptions(segmentBytes: 4096)
             let log = try Log(directory: store, options: options)
             let partition = try log.createPartition(named: "Notes")
-            // Keys 0–99 saved, then all deleted, then keys 100–109 saved: everything before the
-            // last ten saves goes once the deletes expire.
-            var events = (0..<100).map { Event(key: Array("k\($0)".utf8), value: Array(repeating: 65, count: 50), timestamp: 1000) }
-            events += (0..<100).map { Event(key: Array("k\($0)".utf8), value: nil, timestamp: 2000) }
-            events += (100..<110).map { Event(key: Array("k\($0)".utf8), value: Array(repeating: 66, count: 50), timestamp: 3000) }
+            let events = Self.savedDeletedSaved
             try await partition.append(events, batchSize: 4)
             // Deletes stamped 2000 are kept while the clock says 2000 + retention or less.
             let kept = try log.createPartition(named: "Kept")

@@ -53,13 +53,22 @@ struct PartitionLoader {
         }
         let visible = options.readOnly ? visibleEnd(mark, bases: bases) : nil
         if let visible { bases = bases.filter { $0 <= visible.segmentBase } }
+        let recoveryPoint = checkpoint ?? 0
+        let durable = max(recoveryPoint, mark?.nextOffset ?? 0)
         if bases.isEmpty {
+            // No segment at all: a zone that never held a record (a writer makes its first
+            // segment), or one whose acknowledged records are gone — refused before anything
+            // is made, by a reader as by the writer.
+            if durable > start {
+                throw LogError.corruptBatch(
+                    file: LogSegment.path(directory: directory, baseOffset: start), position: 0, offset: start,
+                    reason: "the zone has no segment, but offsets below \(durable) were made durable and acknowledged: "
+                        + "\(durable - start) of them are missing")
+            }
             guard !options.readOnly else { return Loaded(zone: zone, segments: [], recoveryPoint: 0, cleaner: cleaner) }
             bases = [start]
             _ = try LogSegment.create(directory: directory, baseOffset: start, indexIntervalBytes: options.indexIntervalBytes)
         }
-        let recoveryPoint = checkpoint ?? 0
-        let durable = max(recoveryPoint, mark?.nextOffset ?? 0)
         var segments: [LogSegment] = []
         for (index, base) in bases.enumerated() {
             let nextBase = index + 1 < bases.count ? bases[index + 1] : nil

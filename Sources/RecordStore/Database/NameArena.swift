@@ -52,9 +52,12 @@ struct NameArena: Sendable {
         withName(slot) { String(decoding: $0, as: UTF8.self) }
     }
 
-    /// Whether the name in `slot` is `utf8` (false for a slot out of range).
+    /// Whether the name in `slot` is `utf8` (false for a slot out of range — even for the empty
+    /// name, which a slot out of range would otherwise read as: a damaged snapshot's table may
+    /// name such a slot, and its caller indexes the entries with it).
     func matches(_ slot: Int32, _ utf8: UnsafeRawBufferPointer) -> Bool {
-        withName(Int(slot)) { name in
+        guard refs.indices.contains(Int(slot)) else { return false }
+        return withName(Int(slot)) { name in
             guard name.count == utf8.count else { return false }
             guard let stored = name.baseAddress, let sought = utf8.baseAddress else { return true }
             return memcmp(stored, sought, utf8.count) == 0

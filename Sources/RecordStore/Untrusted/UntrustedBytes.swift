@@ -72,6 +72,27 @@ package enum UntrustedBytes {
         return (zones.count, zones.values.reduce(0) { $0 + $1.records.count })
     }
 
+    /// Decodes `bytes` as the JSON snapshot of `View` (`view-<name>.snapshot`: the JSON, then its
+    /// CRC-32C) as a store's open does: the view, the store ID, and each zone's position (sorted
+    /// by name); nil when the open ignores the file and rebuilds the view by replay.
+    package static func decodeJSONViewSnapshot<View: MaterializedView>(
+        _ bytes: [UInt8], as type: View.Type
+    ) -> (view: View, storeID: [UInt8], zones: [(name: String, incarnation: Int64, offset: Int64)])? {
+        guard let snapshot = ViewSnapshot<View>.decode(bytes) else { return nil }
+        let zones = snapshot.zones.sorted { $0.key < $1.key }.map { (name: $0.key, incarnation: $0.value.incarnation, offset: $0.value.offset) }
+        return (snapshot.view, snapshot.storeID, zones)
+    }
+
+    /// Writes `view`'s JSON snapshot to `directory`/snapshots/ as a checkpoint does, and reads the
+    /// file again as the next open would: what a view read from a damaged snapshot writes at the
+    /// next checkpoint, or nil when that read ignores it.
+    package static func rewriteJSONViewSnapshot<View: MaterializedView>(
+        _ view: View, directory: String, storeID: [UInt8], zones: [(name: String, incarnation: Int64, offset: Int64)]
+    ) throws -> (view: View, storeID: [UInt8], zones: [(name: String, incarnation: Int64, offset: Int64)])? {
+        try Database.writeJSONSnapshot(ViewSnapshot.encodeView(view), name: View.name, directory: directory, storeID: storeID, zones: zones)
+        return try DurableFile.read(ViewSnapshot<View>.path(directory: directory)).flatMap { decodeJSONViewSnapshot($0, as: View.self) }
+    }
+
     /// Opens the mapped view snapshot at `path` as a store's open does (trailer, footer, every
     /// section's bounds and every block's CRC-32C), for the view to read its sections; nil when
     /// the file is ignored (the reason is `reject`ed) and the view is rebuilt by replay.

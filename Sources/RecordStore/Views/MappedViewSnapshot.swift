@@ -27,7 +27,8 @@ package struct MappedViewSnapshot: Sendable {
     }
 
     /// Checks every block of `sections` against its CRC-32C, reading through the file (so that the
-    /// pages do not become the process's memory), on every core; nil when all match, else what failed.
+    /// pages do not become the process's memory), on every core when the sections hold more than a
+    /// block's worth of bytes; nil when all match, else what failed.
     private static func checkBlocks(of sections: [(range: Range<Int>, crcs: [UInt32])], in mapping: MappedFile) -> String? {
         let blockSize = ViewSnapshotWriter.blockSize
         let blocks = sections.enumerated().flatMap { index, section in
@@ -36,10 +37,15 @@ package struct MappedViewSnapshot: Sendable {
                 return (section: index, range: start..<min(start + blockSize, section.range.upperBound), crc: crc)
             }
         }
-        let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, blocks.count))
+        // A small snapshot (most sections are far below a block) is checked on the calling
+        // thread with a buffer of its largest block: a second thread's wake-up and a 1 MiB buffer
+        // per thread cost more than its CRCs.
+        let bytes = blocks.reduce(0) { $0 + $1.range.count }
+        let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, blocks.count, bytes / blockSize))
+        let bufferSize = max(1, blocks.map(\.range.count).max() ?? 0)
         let failure = LockedValue<String?>(nil)
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
-            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: blockSize, alignment: 16)
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bufferSize, alignment: 16)
             defer { buffer.deallocate() }
             for block in blocks[(worker * blocks.count / workers)..<((worker + 1) * blocks.count / workers)] {
                 let piece = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<block.range.count])

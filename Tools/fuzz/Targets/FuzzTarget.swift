@@ -18,6 +18,9 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     case keyIndexSnapshot = "key-index-snapshot"
     /// The Notes view's mapped snapshot `view-notes-notes.mapped` (FORMAT.md §12, §12.1).
     case notesSnapshot = "notes-snapshot"
+    /// A JSON view snapshot `view-<name>.snapshot` (FORMAT.md §12), read as the Notes app's
+    /// `FoldersView`.
+    case jsonViewSnapshot = "json-view-snapshot"
 
     /// Removes the files the targets wrote for this process.
     package static func removeScratchFiles() { Scratch.remove() }
@@ -31,6 +34,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         case .segmentRecovery: SegmentRecoveryTarget.run(input)
         case .keyIndexSnapshot: KeyIndexSnapshotTarget.run(input)
         case .notesSnapshot: NotesSnapshotTarget.run(input)
+        case .jsonViewSnapshot: JSONViewSnapshotTarget.run(input)
         }
     }
 
@@ -44,6 +48,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         case .segmentRecovery: SegmentRecoveryTarget.accepts(input)
         case .keyIndexSnapshot: KeyIndexSnapshotTarget.accepts(input)
         case .notesSnapshot: NotesSnapshotTarget.accepts(input)
+        case .jsonViewSnapshot: JSONViewSnapshotTarget.accepts(input)
         }
     }
 
@@ -56,6 +61,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         case .segmentRecovery: try await SegmentRecoveryTarget.seeds()
         case .keyIndexSnapshot: try await KeyIndexSnapshotTarget.seeds()
         case .notesSnapshot: try await NotesSnapshotTarget.seeds()
+        case .jsonViewSnapshot: try await JSONViewSnapshotTarget.seeds()
         }
     }
 }
