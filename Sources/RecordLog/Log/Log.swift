@@ -28,7 +28,9 @@ public final class Log: Sendable {
     /// Decompressed batches that reads ask to keep, for all the partitions.
     let batchCache: BatchCache
     private let partitions: LockedValue<[String: Partition]>
-    private let checkpointLock = LockedValue(())
+    /// The recovery points the checkpoint file holds, as last read or written: a save that would
+    /// write the same points again is skipped (nil: not known, so the next save writes).
+    private let savedCheckpoint: LockedValue<[String: Int64]?>
     private let closed = LockedValue(false)
 
     /// Opens (or, unless read-only, creates) the store at `directory`.
@@ -79,6 +81,7 @@ public final class Log: Sendable {
             }
             let zonesDirectory = FileSystem.join(directory, StoreLayout.zonesDirectory)
             let checkpoint = RecoveryCheckpoint.read(directory: directory)
+            savedCheckpoint = LockedValue(checkpoint)
             var report = RecoveryReport()
             var loaded: [String: Partition] = [:]
             var loadedDirectories: Set<String> = []
@@ -302,16 +305,19 @@ public final class Log: Sendable {
         }
     }
 
-    /// Writes every partition's recovery point.
+    /// Writes every partition's recovery point, unless the file holds exactly these already.
     func saveCheckpoint() throws {
         guard !options.readOnly else { return }
-        try checkpointLock.withLock { _ in
+        try savedCheckpoint.withLock { saved in
             let points = partitions.withLock { partitions in
                 partitions.values.reduce(into: [String: Int64]()) { points, partition in
                     points[String(partition.directory.split(separator: "/").last ?? "")] = partition.recoveryPoint
                 }
             }
+            guard points != saved else { return }
+            saved = nil  // unknown until the write has succeeded
             try RecoveryCheckpoint.write(points, directory: directory)
+            saved = points
         }
     }
 }

@@ -183,7 +183,8 @@ public final class Partition: Sendable {
         logger.debug("rolled segment", metadata: ["partition": "\(name)", "baseOffset": "\(next.baseOffset)"])
     }
 
-    /// Syncs the active segment and writes its index files; called by `Log.close()`.
+    /// Syncs the active segment and writes its index files, unless nothing changed them since
+    /// the open or the last roll; called by `Log.close()`.
     func close() throws {
         // A compaction under way stops at its next step; wait for it, so that no file of the
         // partition changes once the store's lock is released.
@@ -193,6 +194,9 @@ public final class Partition: Sendable {
             guard !state.closed else { return }
             state.closed = true
             guard !options.readOnly, let active = state.segments.last else { return }
+            // Untouched since an open that found it whole below the recovery point: synced,
+            // its mark published and its index files written — nothing to do again.
+            if active.indexFilesCurrent, state.recoveryPoint >= active.nextOffset { return }
             try sealActive(&state)
             state.recoveryPoint = active.nextOffset
         }

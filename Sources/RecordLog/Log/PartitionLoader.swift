@@ -93,13 +93,14 @@ struct PartitionLoader {
                 logger.info("rebuilding index", metadata: ["segment": "\(file.path)"])
             }
             let later = bases[(index + 1)...]
-            let segment = try LogSegment.recover(
+            var segment = try LogSegment.recover(
                 file: file, directory: directory, baseOffset: base, durableOffset: durable, isLast: nextBase == nil,
                 visibleEnd: visible.flatMap { $0.segmentBase == base ? $0.position : nil },
                 laterData: {
                     try later.contains { try OpenFile(path: LogSegment.path(directory: directory, baseOffset: $0), writable: false).size() > 0 }
                 },
                 options: options, logger: logger, report: &report)
+            if nextBase == nil, !options.readOnly, segment.nextOffset <= recoveryPoint { segment.adoptIndexFiles() }
             segments.append(segment)
         }
         let end = segments.last?.nextOffset ?? 0

@@ -13,6 +13,7 @@ extension LogSegment {
     mutating func append(_ batch: EncodedBatch, preallocationBytes: Int, segmentBytes: Int) throws -> Range<Int64> {
         let baseOffset = nextOffset
         let position = size
+        indexFilesCurrent = false
         try preallocate(through: position + Int64(batch.bytes.count), preallocationBytes: preallocationBytes, segmentBytes: segmentBytes)
         // The base offset is outside the CRC: write it in front of the encoded bytes, one syscall.
         var baseField = baseOffset.bigEndian

@@ -16,8 +16,21 @@ extension LogSegment {
     mutating func seal(writingIndexFiles: Bool) throws {
         try cutPreallocation()
         indexer.seal()
-        if writingIndexFiles { try writeIndexFiles() }
+        if writingIndexFiles {
+            try writeIndexFiles()
+            indexFilesCurrent = true
+        }
         checkInvariants()
+    }
+
+    /// Takes the index files on disk as describing the segment, as an open may when the segment
+    /// lies whole below the recovery point (FORMAT.md §6: a seal wrote them for exactly these
+    /// batches) and both files are there. They are not read: the indexes were rebuilt by the
+    /// scan; this only spares a close from writing the same files again.
+    mutating func adoptIndexFiles() {
+        guard FileSystem.exists(siblingPath(SegmentName.indexSuffix)), FileSystem.exists(siblingPath(SegmentName.timeIndexSuffix))
+        else { return }
+        indexFilesCurrent = true
     }
 
     /// Writes the `.index` and `.timeindex` files (each atomically).

@@ -39,6 +39,7 @@ extension LogSegment {
         nextOffset = cut.nextOffset
         firstTimestamp = keptFirstTimestamp
         indexer = kept
+        indexFilesCurrent = false
         try FileSystem.remove(siblingPath(SegmentName.indexSuffix))
         try FileSystem.remove(siblingPath(SegmentName.timeIndexSuffix))
         checkInvariants()

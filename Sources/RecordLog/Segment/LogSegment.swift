@@ -38,6 +38,10 @@ struct LogSegment: Sendable {
     var firstTimestamp: Int64?
     /// The offset and time indexes, kept as batches are appended or scanned.
     var indexer: SegmentIndexer
+    /// Whether the `.index` and `.timeindex` files on disk describe the segment exactly as it is:
+    /// a seal wrote them, or an open found them written for these batches (`adoptIndexFiles()`),
+    /// and nothing was appended or cut since. A close has nothing to write for such a segment.
+    var indexFilesCurrent = false
 
     init(
         baseOffset: Int64, file: OpenFile, directory: String, size: Int64, allocated: Int64, nextOffset: Int64,
@@ -107,11 +111,12 @@ struct LogSegment: Sendable {
         guard end == nextOffset else { return nil }
         let first = try file.read(at: 0, count: RecordBatchHeader.size)
         let firstTimestamp = first.withUnsafeBytes { RecordBatchHeader(parsing: $0)?.firstTimestamp }
-        let segment = LogSegment(
+        var segment = LogSegment(
             baseOffset: baseOffset, file: file, directory: directory, size: size, allocated: size, nextOffset: nextOffset,
             firstTimestamp: firstTimestamp,
             indexer: SegmentIndexer(
                 baseOffset: baseOffset, intervalBytes: indexIntervalBytes, offsetIndex: offsetIndex, timeIndex: timeIndex))
+        segment.indexFilesCurrent = true
         segment.checkInvariants()
         return segment
     }
