@@ -60,14 +60,32 @@ import TestSupport
         try writer.close()
     }
 
+    @Test("a writing command waits --wait seconds for the writer that holds the store, then says so and writes nothing")
+    func writerWaitsItsTurnThenGivesUp() async throws {
+        let executable = try Self.notes()
+        let store = FileManager.default.temporaryDirectory.appendingPathComponent("notes-wait-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: store) }
+        #expect(try await ChildProcess.run(executable, ["--store", store, "add", "first"]).status == 0)
+        let writer = try await Database(directory: store)
+        let refused = try await ChildProcess.run(executable, ["--store", store, "--wait", "0", "add", "second"])
+        #expect(refused.status == 2)
+        #expect(refused.errorText.contains("open for writing by another process"), "\(refused.errorText)")
+        try writer.close()
+        let listed = try await ChildProcess.run(executable, ["--store", store, "list"])
+        #expect(listed.outputText.split(separator: "\n").compactMap { $0.split(separator: "\t").last.map(String.init) } == ["first"])
+        #expect(try await ChildProcess.run(executable, ["--store", store, "add", "--wait", "5", "second"]).status == 0)
+    }
+
     @Test("eight notes add started at once all succeed, and every note is kept")
     func eightWritersAtOnce() async throws {
         let executable = try Self.notes()
         let store = FileManager.default.temporaryDirectory.appendingPathComponent("notes-eight-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: store) }
-        let writers = try (0..<8).map { try ChildProcess.start(executable, ["--store", store, "add", "note \($0)"]) }
-        for writer in writers { await ChildProcess.exit(of: writer) }
-        #expect(writers.map(\.terminationStatus) == Array(repeating: 0, count: 8))
+        let outcomes = try await withThrowingTaskGroup(of: ChildProcess.Outcome.self) { group in
+            for index in 0..<8 { group.addTask { try await ChildProcess.run(executable, ["--store", store, "add", "note \(index)"]) } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        for outcome in outcomes { #expect(outcome.status == 0, "\(outcome.errorText)") }
         let listed = try await ChildProcess.run(executable, ["--store", store, "list"])
         #expect(listed.status == 0, "\(listed.errorText)")
         let titles = Set(listed.outputText.split(separator: "\n").compactMap { $0.split(separator: "\t").last.map(String.init) })

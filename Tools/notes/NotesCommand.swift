@@ -31,39 +31,47 @@ struct NotesCommand: AsyncParsableCommand {
     @OptionGroup var options: StoreOptions
 }
 
-/// The option every command takes.
+/// The options every command takes.
 struct StoreOptions: ParsableArguments {
     @Option(name: .long, help: "The store directory (default: $NOTES_STORE or ~/.local/share/recordlog-notes).")
     var store: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "How many seconds a command that writes waits for another writer to finish (default: 30).",
+            discussion: "Writers take turns on a store; readers never wait.", valueName: "seconds"))
+    var wait: Int?
+
+    /// How long a writing command waits for the store's lock when `--wait` is not given: far
+    /// longer than a writer holds it (one open, commit and close, milliseconds), so that commands
+    /// started together — from a script, or by a user in several terminals — all get their turn
+    /// even on a loaded machine, and short enough that a store held open by a long-running
+    /// process is reported rather than waited on forever.
+    static let defaultWait: Duration = .seconds(30)
 
     /// Opens the store, runs `body` with the app, prints its output, and turns a user error into
     /// a message on stderr and exit status 1.
     ///
     /// A command that only reads opens the store read-only, beside any writer; one that writes
-    /// waits its turn for the store's lock (`Database.defaultLockTimeout`). The first command on
-    /// a fresh store creates it with the default folder, as the app did at its first launch.
+    /// waits its turn for the store's lock (`--wait`). The first command on a fresh store creates
+    /// it with the default folder, as the app did at its first launch — in the same open as its
+    /// own work when it writes, so that it takes the lock once.
     func run(parent: StoreOptions, readOnly: Bool = false, _ body: (NotesApp) async throws -> String) async throws {
         let path = NotesStoreLocation.resolve(option: store ?? parent.store, environment: ProcessInfo.processInfo.environment)
+        let lockTimeout = (wait ?? parent.wait).map { Duration.seconds(max($0, 0)) } ?? Self.defaultWait
         do {
-            if !NotesStoreLocation.holdsStore(path) {
-                let creating = try await Database(directory: path)
-                do {
-                    _ = try await RecordNotesManager(database: creating).createDefaultFolder()
-                } catch {
-                    try? creating.close()
-                    throw error
-                }
-                try creating.close()
+            let fresh = !NotesStoreLocation.holdsStore(path)
+            if fresh, readOnly {
+                let creating = try await Database(directory: path, lockTimeout: lockTimeout)
+                try await Self.closing(creating) { _ = try await RecordNotesManager(database: $0).createDefaultFolder() }
             }
-            let database = try await Database(directory: path, readOnly: readOnly)
-            let output: String
-            do {
-                output = try await body(NotesApp(manager: try await RecordNotesManager(database: database)))
-            } catch {
-                try? database.close()
-                throw error
+            let database = try await Database(directory: path, readOnly: readOnly, lockTimeout: lockTimeout)
+            let output = try await Self.closing(database) { database in
+                let manager = try await RecordNotesManager(database: database)
+                if fresh, !readOnly { _ = try await manager.createDefaultFolder() }
+                return try await body(NotesApp(manager: manager))
             }
-            try database.close()
             if !output.isEmpty { print(output) }
         } catch let error as NotesAppError {
             FileHandle.standardError.write(Data("notes: \(error)\n".utf8))
@@ -77,6 +85,19 @@ struct StoreOptions: ParsableArguments {
             FileHandle.standardError.write(Data("notes: \(error)\n".utf8))
             throw ExitCode(2)
         }
+    }
+
+    /// Runs `body` with `database`, then closes it, whether `body` threw or not.
+    private static func closing<Value>(_ database: Database, _ body: (Database) async throws -> Value) async throws -> Value {
+        let value: Value
+        do {
+            value = try await body(database)
+        } catch {
+            try? database.close()
+            throw error
+        }
+        try database.close()
+        return value
     }
 }
 
