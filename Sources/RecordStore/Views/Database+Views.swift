@@ -77,6 +77,11 @@ extension Database {
         directory + "/" + KeyIndexSnapshot.directoryName + "/view-" + name + ".mapped"
     }
 
+    /// Where a view's JSON snapshot lives (FORMAT.md §12).
+    static func jsonSnapshotPath(directory: String, name: String) -> String {
+        directory + "/" + KeyIndexSnapshot.directoryName + "/view-" + name + ".snapshot"
+    }
+
     /// The view rebuilt from scratch by replaying every zone's log — what a registered view must
     /// equal at any time. For tests and debugging; the database is not changed.
     public func rebuild<View: MaterializedView>(_ type: View.Type) throws -> View {
@@ -212,7 +217,7 @@ extension Database {
         json += Array(",\"zones\":".utf8) + Array(zonesJSON) + Array("}".utf8)
         TokenBytes.append(CRC32C.checksum(json), to: &json)
         try LogError.translating {
-            try DurableFile.write(json, to: directory + "/" + KeyIndexSnapshot.directoryName + "/view-" + name + ".snapshot")
+            try DurableFile.write(json, to: jsonSnapshotPath(directory: directory, name: name))
         }
     }
 

@@ -13,13 +13,7 @@ struct ViewSnapshot<View: MaterializedView>: Codable {
     var view: View
 
     static func path(directory: String) -> String {
-        directory + "/" + KeyIndexSnapshot.directoryName + "/view-" + View.name + ".snapshot"
-    }
-
-    func encoded() throws -> [UInt8] {
-        var bytes = Array(try JSONEncoder.sortedKeys.encode(self))
-        TokenBytes.append(CRC32C.checksum(bytes), to: &bytes)
-        return bytes
+        Database.jsonSnapshotPath(directory: directory, name: View.name)
     }
 
     static func decode(_ bytes: [UInt8]) -> ViewSnapshot? {
