@@ -14,8 +14,17 @@ import StorageKit
 /// let offsets = try await log.append(batch, to: "Notes")
 /// ```
 public struct RecordBatchBuilder: Sendable {
-    /// The uncompressed records section.
-    private(set) var body: [UInt8] = []
+    /// The uncompressed records section is `storage[..<bodySize]`. Past `bodySize`, `storage`
+    /// holds bytes already there (zeros, or an earlier batch's records), so that an append writes
+    /// its record through one pointer: growing the array a field at a time — ten or more appends
+    /// a record, each checking the array's uniqueness and capacity — cost four times the copy of
+    /// the key and value themselves (callgrind over W10's loop).
+    private var storage: [UInt8] = []
+    /// The bytes of the records section.
+    private var bodySize = 0
+    /// Where ``append(key:value:headers:timestamp:)`` encodes a record's `LogHeader`s, kept so
+    /// that records with headers cost no allocation each.
+    private var headerScratch: [UInt8] = []
     /// How many records were appended.
     public private(set) var count: Int = 0
     /// The first record's timestamp, the base of every record's timestamp delta.
@@ -25,14 +34,14 @@ public struct RecordBatchBuilder: Sendable {
 
     /// An empty batch; `reservingCapacity` pre-sizes the record buffer in bytes.
     public init(reservingCapacity: Int = 0) {
-        body.reserveCapacity(reservingCapacity)
+        storage.reserveCapacity(reservingCapacity)
     }
 
     /// Whether no record was appended.
     public var isEmpty: Bool { count == 0 }
 
     /// The size of the records section before compression.
-    public var uncompressedSize: Int { body.count }
+    public var uncompressedSize: Int { bodySize }
 
     /// Appends one event. A `nil` value is a tombstone (a delete).
     ///
@@ -40,10 +49,15 @@ public struct RecordBatchBuilder: Sendable {
     public mutating func append(
         key: UnsafeRawBufferPointer?, value: UnsafeRawBufferPointer?, headers: [LogHeader] = [], timestamp: Int64? = nil
     ) {
-        let headersSize = headers.reduce(0) { $0 + $1.encodedSize }
-        appendRecord(key: key, value: value, timestamp: timestamp ?? Self.now(), headerCount: headers.count, headersSize: headersSize) { body in
-            for header in headers { header.encode(into: &body) }
+        // Encoded into the builder's scratch memory, taken out for the call and put back.
+        var encoded: [UInt8] = []
+        swap(&encoded, &headerScratch)
+        encoded.removeAll(keepingCapacity: true)
+        for header in headers { header.encode(into: &encoded) }
+        encoded.withUnsafeBytes { encoded in
+            appendRecord(key: key, value: value, timestamp: timestamp ?? Self.now(), headerCount: headers.count, headers: encoded)
         }
+        swap(&encoded, &headerScratch)
     }
 
     /// Appends one event keyed by a string (its UTF-8 bytes) with headers encoded beforehand: for
@@ -54,19 +68,19 @@ public struct RecordBatchBuilder: Sendable {
         var key = key
         key.withUTF8 { keyBytes in
             Self.withOptionalBytes(value) { valueBytes in
-                appendRecord(
-                    key: UnsafeRawBufferPointer(keyBytes), value: valueBytes, timestamp: timestamp, headerCount: headers.count,
-                    headersSize: headers.bytes.count
-                ) { body in body.append(contentsOf: headers.bytes) }
+                headers.bytes.withUnsafeBytes { headerBytes in
+                    appendRecord(
+                        key: UnsafeRawBufferPointer(keyBytes), value: valueBytes, timestamp: timestamp, headerCount: headers.count,
+                        headers: headerBytes)
+                }
             }
         }
     }
 
-    /// Appends one record whose headers `writeHeaders` appends: `headerCount` of them, taking
-    /// `headersSize` bytes.
+    /// Appends one record with `headerCount` headers, encoded as `headers`.
     private mutating func appendRecord(
-        key: UnsafeRawBufferPointer?, value: UnsafeRawBufferPointer?, timestamp time: Int64, headerCount: Int, headersSize: Int,
-        offsetDelta explicitDelta: Int32? = nil, writeHeaders: (inout [UInt8]) -> Void
+        key: UnsafeRawBufferPointer?, value: UnsafeRawBufferPointer?, timestamp time: Int64, headerCount: Int,
+        headers: UnsafeRawBufferPointer, offsetDelta explicitDelta: Int32? = nil
     ) {
         if count == 0 {
             firstTimestamp = time
@@ -78,31 +92,56 @@ public struct RecordBatchBuilder: Sendable {
         let offsetDelta = explicitDelta ?? Int32(truncatingIfNeeded: count)
         var size = 1 + VarintSize.varlong(delta) + VarintSize.varint(offsetDelta)
         size += Self.sizeOfBytes(key) + Self.sizeOfBytes(value)
-        size += VarintSize.varint(Int32(headerCount)) + headersSize
-        // Grow geometrically: reserving the exact size on every append would copy the whole
-        // buffer each time.
-        let needed = body.count + size + 5
-        if body.capacity < needed { body.reserveCapacity(max(needed, body.capacity * 2)) }
-        body.appendVarint(Int32(size))
-        body.append(0)  // record attributes: unused in v2
-        body.appendVarlong(delta)
-        body.appendVarint(offsetDelta)
-        Self.appendBytes(key, to: &body)
-        Self.appendBytes(value, to: &body)
-        body.appendVarint(Int32(headerCount))
-        writeHeaders(&body)
+        size += VarintSize.varint(Int32(headerCount)) + headers.count
+        let recordBytes = VarintSize.varint(Int32(size)) + size
+        makeRoom(for: recordBytes)
+        storage.withUnsafeMutableBytes { buffer in
+            guard let start = buffer.baseAddress else { return }
+            var cursor = start + bodySize
+            cursor += VarintWriter.putVarint(Int32(size), at: cursor)
+            cursor.storeBytes(of: 0, as: UInt8.self)  // record attributes: unused in v2
+            cursor += 1
+            cursor += VarintWriter.putVarlong(delta, at: cursor)
+            cursor += VarintWriter.putVarint(offsetDelta, at: cursor)
+            cursor = Self.put(key, at: cursor)
+            cursor = Self.put(value, at: cursor)
+            cursor += VarintWriter.putVarint(Int32(headerCount), at: cursor)
+            if let source = headers.baseAddress, !headers.isEmpty {
+                cursor.copyMemory(from: source, byteCount: headers.count)
+                cursor += headers.count
+            }
+            assert(cursor - start == bodySize + recordBytes, "record size mismatch")
+        }
+        bodySize += recordBytes
         count += 1
+    }
+
+    /// Makes `storage` hold at least `bytes` past the records section, growing it geometrically
+    /// (zeros appended, so that every byte written later already exists).
+    private mutating func makeRoom(for bytes: Int) {
+        let needed = bodySize + bytes
+        guard storage.count < needed else { return }
+        let grown = max(needed, storage.count * 2)
+        storage.reserveCapacity(grown)
+        storage.append(contentsOf: repeatElement(0, count: grown - storage.count))
+    }
+
+    /// Writes `bytes` as a record's key or value is held, its varint length then the bytes (-1
+    /// and nothing for nil), at `cursor`; returns the position after them.
+    private static func put(_ bytes: UnsafeRawBufferPointer?, at cursor: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {
+        guard let bytes else { return cursor + VarintWriter.putVarint(-1, at: cursor) }
+        let length = VarintWriter.putVarint(Int32(bytes.count), at: cursor)
+        if let source = bytes.baseAddress, !bytes.isEmpty { (cursor + length).copyMemory(from: source, byteCount: bytes.count) }
+        return cursor + length + bytes.count
     }
 
     /// Appends a copy of `record` (key, value, headers and timestamp, byte for byte) at
     /// `offsetDelta` from the batch's base offset: the cleaner keeps each record at its offset,
     /// so a cleaned batch's deltas have gaps. Deltas must increase from one call to the next.
     mutating func appendCopy(of record: BorrowedLogRecord, offsetDelta: Int32) {
-        let headers = UnsafeRawBufferPointer(rebasing: record.section[record.headersRange])
         appendRecord(
             key: record.key, value: record.value, timestamp: record.timestamp, headerCount: record.headerCount,
-            headersSize: headers.count, offsetDelta: offsetDelta
-        ) { body in body.append(contentsOf: headers) }
+            headers: UnsafeRawBufferPointer(rebasing: record.section[record.headersRange]), offsetDelta: offsetDelta)
     }
 
     /// Appends one event with byte-array key and value. A `nil` value is a tombstone.
@@ -160,7 +199,7 @@ public struct RecordBatchBuilder: Sendable {
         let maxTimestamp = count == 0 ? -1 : maxTimestamp
         var bytes = buffer
         bytes.removeAll(keepingCapacity: true)
-        bytes.reserveCapacity(RecordBatchHeader.size + body.count / 2 + 64)
+        bytes.reserveCapacity(RecordBatchHeader.size + bodySize / 2 + 64)
         bytes.appendInteger(Int64(0))  // base offset, set at write time
         bytes.appendInteger(Int32(0))  // batch length, patched below
         bytes.appendInteger(partitionLeaderEpoch)
@@ -174,13 +213,14 @@ public struct RecordBatchBuilder: Sendable {
         bytes.appendInteger(Int16(-1))  // producer epoch
         bytes.appendInteger(Int32(-1))  // base sequence
         bytes.appendInteger(Int32(count))
-        switch compression {
-        case .none: bytes.append(contentsOf: body)
-        case .lz4:
-            try LogError.translating {
-                try body.withUnsafeBytes { try LZ4Frame.compress($0, appendingTo: &bytes, twoThreadsFrom: twoThreadsFrom) }
+        try storage.withUnsafeBytes { stored in
+            let body = UnsafeRawBufferPointer(rebasing: stored[..<bodySize])
+            switch compression {
+            case .none: bytes.append(contentsOf: body)
+            case .lz4:
+                try LogError.translating { try LZ4Frame.compress(body, appendingTo: &bytes, twoThreadsFrom: twoThreadsFrom) }
+            default: throw LogError.malformedBatch(reason: "RecordLog writes only lz4 or uncompressed batches")
             }
-        default: throw LogError.malformedBatch(reason: "RecordLog writes only lz4 or uncompressed batches")
         }
         bytes.setInteger(Int32(bytes.count - RecordBatchHeader.logOverhead), at: 8)
         let crc = bytes.withUnsafeBytes {
@@ -189,32 +229,22 @@ public struct RecordBatchBuilder: Sendable {
         bytes.setInteger(crc, at: 17)
         return EncodedBatch(
             bytes: bytes, recordCount: count, firstTimestamp: firstTimestamp, maxTimestamp: maxTimestamp,
-            uncompressedSize: body.count)
-
+            uncompressedSize: bodySize)
     }
 
     /// Empties the batch, keeping its buffer for reuse.
     public mutating func removeAll() {
-        body.removeAll(keepingCapacity: true)
+        bodySize = 0
         count = 0
     }
 
     /// The bytes the record buffer can hold without growing: a writer keeping a builder for
     /// reuse can drop one that a large batch made large.
-    package var capacity: Int { body.capacity }
+    package var capacity: Int { storage.capacity }
 
     private static func sizeOfBytes(_ bytes: UnsafeRawBufferPointer?) -> Int {
         guard let bytes else { return 1 }
         return VarintSize.varint(Int32(bytes.count)) + bytes.count
-    }
-
-    private static func appendBytes(_ bytes: UnsafeRawBufferPointer?, to body: inout [UInt8]) {
-        guard let bytes else {
-            body.appendVarint(-1)
-            return
-        }
-        body.appendVarint(Int32(bytes.count))
-        body.append(contentsOf: bytes)
     }
 
     private static func withOptionalBytes<R>(_ bytes: [UInt8]?, _ body: (UnsafeRawBufferPointer?) -> R) -> R {

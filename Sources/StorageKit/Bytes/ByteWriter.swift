@@ -37,6 +37,36 @@ extension Array where Element == UInt8 {
     }
 }
 
+/// Kafka varints written through a pointer, into memory the caller made room in: for a writer
+/// that frames many small fields, where an array append per byte costs more than the byte.
+package enum VarintWriter {
+    /// Writes `value` as an unsigned varint at `pointer`; returns the bytes written (1 to 10).
+    @inlinable @inline(__always)
+    package static func putUnsigned(_ value: UInt64, at pointer: UnsafeMutableRawPointer) -> Int {
+        var remaining = value
+        var count = 0
+        while remaining >= 0x80 {
+            pointer.storeBytes(of: UInt8(truncatingIfNeeded: remaining) | 0x80, toByteOffset: count, as: UInt8.self)
+            remaining >>= 7
+            count += 1
+        }
+        pointer.storeBytes(of: UInt8(remaining), toByteOffset: count, as: UInt8.self)
+        return count + 1
+    }
+
+    /// Writes a zigzag varint (Kafka's `varint`) at `pointer`; returns the bytes written.
+    @inlinable @inline(__always)
+    package static func putVarint(_ value: Int32, at pointer: UnsafeMutableRawPointer) -> Int {
+        putUnsigned(UInt64(Zigzag.encode(value)), at: pointer)
+    }
+
+    /// Writes a zigzag varlong (Kafka's `varlong`) at `pointer`; returns the bytes written.
+    @inlinable @inline(__always)
+    package static func putVarlong(_ value: Int64, at pointer: UnsafeMutableRawPointer) -> Int {
+        putUnsigned(Zigzag.encode(value), at: pointer)
+    }
+}
+
 /// The number of bytes a varint takes, without writing it.
 @usableFromInline package enum VarintSize {
     @inlinable @inline(__always)
