@@ -1,6 +1,7 @@
 import Foundation
 import Notes
 import RecordStore
+import StorageKit
 import Testing
 import TuningSupport
 import TestSupport
@@ -102,6 +103,9 @@ import TestSupport
     /// Damage done to a snapshot file's bytes.
     enum Damage: String, CaseIterable, CustomStringConvertible {
         case flipInTexts, flipInCells, flipInFooter, truncated, empty, otherStore
+        /// The id table moved into the room after the cells, every checksum made right: the
+        /// sections overlap (the fuzz target's oracle failure).
+        case idTableInCellsRoom
         var description: String { rawValue }
     }
 
@@ -120,8 +124,15 @@ import TestSupport
             let (other, _) = try await Self.closedStore(seed: 52)
             bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Self.snapshotPath(other))))
             try FileManager.default.removeItem(atPath: other)
+        case .idTableInCellsRoom:
+            bytes = try Self.withIDTableInCellsRoom(bytes)
         }
         try Data(bytes).write(to: URL(fileURLWithPath: path))
+        if damage == .idTableInCellsRoom {
+            var reasons: [String] = []
+            #expect(UntrustedBytes.openViewSnapshot(path: path) { reasons.append($0) } == nil)
+            #expect(reasons == ["its section 2 starts before section 1 ends"])
+        }
 
         let reopened = try await Database(directory: directory, durability: .noSyncUnsafe)
         let manager = try await RecordNotesManager(database: reopened)
@@ -129,10 +140,70 @@ import TestSupport
         #expect(await manager.notes.current == (try reopened.rebuild(NotesView.self)))
         #expect(try await Self.listings(manager) == listings)
         #expect(try [UInt8](Data(contentsOf: URL(fileURLWithPath: path))) == bytes, "reading never changes the file")
+        // Notes saved after the open are found, and so are the notes that were there.
+        let inbox = try #require(try await manager.fetchFolders().first)
+        var saved: [Note] = []
+        for index in 0..<20 {
+            var note = manager.newNote(in: inbox)
+            note.content = "saved after the open \(index)"
+            saved.append(try await manager.save(note))
+        }
+        for note in saved + listings.values.joined() {
+            #expect(try await manager.fetchNote(id: note.id).content == note.content)
+        }
+        let listingsWithSaved = try await Self.listings(manager)
         try reopened.close()
 
         // The close wrote a good snapshot.
-        try await Self.expectReopensFromSnapshot(directory, listings: listings)
+        try await Self.expectReopensFromSnapshot(directory, listings: listingsWithSaved)
+    }
+
+    /// A notes snapshot's bytes with its id table (section 2) copied into the room after the
+    /// cells (section 1) and the footer pointing there, each section's block CRCs and the
+    /// footer's CRC made for the new bytes (FORMAT.md §12, §12.1): a file whose checksums are all
+    /// right and whose sections overlap. A view that read it would append its next cells over
+    /// the id table.
+    private static func withIDTableInCellsRoom(_ bytes: [UInt8]) throws -> [UInt8] {
+        func integer(_ at: Int, _ size: Int) -> Int { bytes[at..<(at + size)].reduce(0) { $0 << 8 | Int($1) } }
+        func append(_ value: Int, _ size: Int, to output: inout [UInt8]) {
+            for shift in stride(from: (size - 1) * 8, through: 0, by: -8) { output.append(UInt8(truncatingIfNeeded: value >> shift)) }
+        }
+        let blockSize = 1 << 20
+        let footerStart = bytes.count - 16 - integer(bytes.count - 16, 4)
+        // The footer up to its sections (store ID, zones) stays as it is.
+        var position = footerStart + 16
+        let zones = integer(position, 4)
+        position += 4
+        for _ in 0..<zones { position += 2 + integer(position, 2) + 16 }
+        var footer = Array(bytes[footerStart..<position])
+        let sectionCount = integer(position, 4)
+        position += 4
+        var sections: [Range<Int>] = []
+        for _ in 0..<sectionCount {
+            let offset = integer(position, 8), length = integer(position + 8, 8)
+            sections.append(offset..<(offset + length))
+            position += 16 + 4 * ((length + blockSize - 1) / blockSize)
+        }
+        try #require(sections.count == 9)
+        // Section 0's second word (little-endian) is the note count; the cells are 48 bytes.
+        let notes = bytes[(sections[0].lowerBound + 8)..<(sections[0].lowerBound + 16)].reversed().reduce(0) { $0 << 8 | Int($1) }
+        let moved = (sections[1].lowerBound + 48 * notes + 63) / 64 * 64
+        try #require(moved + sections[2].count <= sections[1].upperBound, "the cells leave room for the id table")
+        var body = Array(bytes[0..<footerStart])
+        body[moved..<(moved + sections[2].count)] = bytes[sections[2]]
+        sections[2] = moved..<(moved + sections[2].count)
+        append(sections.count, 4, to: &footer)
+        for section in sections {
+            append(section.lowerBound, 8, to: &footer)
+            append(section.count, 8, to: &footer)
+            for block in stride(from: section.lowerBound, to: section.upperBound, by: blockSize) {
+                append(Int(CRC32C.checksum(Array(body[block..<min(block + blockSize, section.upperBound)]))), 4, to: &footer)
+            }
+        }
+        var trailer: [UInt8] = []
+        append(footer.count, 4, to: &trailer)
+        append(Int(CRC32C.checksum(footer)), 4, to: &trailer)
+        return body + footer + trailer + Array("RLVIEW01".utf8)
     }
 
     @Test("a snapshot whose texts span several CRC blocks is read back whole, and a flip in a later block is caught")

@@ -90,6 +90,10 @@ package struct MappedViewSnapshot: Sendable {
             reject("its footer is malformed")
             return nil
         }
+        if let section = footer.firstOverlappingSection {
+            reject("its section \(section) starts before section \(section - 1) ends")
+            return nil
+        }
         if let failure = checkBlocks(of: footer.sections, in: mapping) {
             reject(failure)
             return nil
@@ -126,6 +130,15 @@ package struct MappedViewSnapshot: Sendable {
                 sections.append((Int(offset)..<Int(offset + length), crcs))
             }
             guard reader.position == bytes.count else { return nil }
+        }
+
+        /// The first section that starts before the one listed before it ends, if any. The writer
+        /// lays the sections out in order, each after the last (FORMAT.md §12); sections that
+        /// share bytes would let a view's write into one change another in the private mapping —
+        /// the Notes cells' room appended into (§12.1) then overwrote the id table lying in it,
+        /// and a note saved after the open was not found.
+        var firstOverlappingSection: Int? {
+            sections.indices.dropFirst().first { sections[$0].range.lowerBound < sections[$0 - 1].range.upperBound }
         }
     }
 }
