@@ -18,6 +18,10 @@ import TestSupport
     /// asserts nothing.)
     static let maxRounds = 300
     static let roundsBudget: Duration = .seconds(40)
+    /// How long a wait for the writer's records may take before the test gives up: a guard
+    /// against a writer that stopped, not a measure of speed. It is long because a full run on
+    /// two cores beside other work has starved the writer process for over a minute.
+    static let patience: Duration = .seconds(300)
     /// Small segments, so the writer rolls many times during the rounds.
     static let segmentBytes = 128 << 10
 
@@ -111,7 +115,7 @@ import TestSupport
         let finalEnd = try final.partition(named: Self.zone).endOffset
         let segmentCount = try final.partition(named: Self.zone).segments.count
         try final.close()
-        let deadline = ContinuousClock.now + .seconds(60)
+        let deadline = ContinuousClock.now + Self.patience
         while followed.count < Int(finalEnd - startOffset), followed.error == nil, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(10))
         }
@@ -230,7 +234,7 @@ import TestSupport
 
     /// Polls until zone "demo" holds at least `count` records, by read-only opens.
     static func waitForData(store: String, writer: Process, atLeast count: Int64) async throws {
-        let deadline = ContinuousClock.now + .seconds(60)
+        let deadline = ContinuousClock.now + patience
         while ContinuousClock.now < deadline {
             try #require(writer.isRunning, "recordlog-demo exited early with status \(writer.terminationStatus)")
             if FileManager.default.fileExists(atPath: store + "/recordlog.meta"),
@@ -242,7 +246,7 @@ import TestSupport
             }
             try await Task.sleep(for: .milliseconds(20))
         }
-        Issue.record("zone \(zone) did not reach \(count) records within 60 s")
+        Issue.record("zone \(zone) did not reach \(count) records within \(patience)")
         throw CancellationError()
     }
 
