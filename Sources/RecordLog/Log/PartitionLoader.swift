@@ -33,6 +33,20 @@ struct PartitionLoader {
             }
         }
         var bases = try FileSystem.list(directory).compactMap { SegmentName.baseOffset(of: $0, suffix: SegmentName.logSuffix) }.sorted()
+        // A reader reads a compaction's swap as the writer's open would finish it (FORMAT.md
+        // §13.1): the swap file in place of every segment it replaces. Until the writer renames
+        // it over `<base>.log`, the old segments listed may no longer continue each other (the
+        // ones after the first are removed first), and a crashed compaction leaves it so until
+        // the next writer's open.
+        let swaps = options.readOnly ? try SwapRecovery(directory: directory, options: options, logger: logger).pending() : []
+        for swap in swaps {
+            bases.removeAll { $0 >= swap.base && $0 < swap.end }
+            bases.append(swap.base)
+        }
+        bases.sort()
+        func segmentPath(_ base: Int64) -> String {
+            swaps.first { $0.base == base }?.path ?? LogSegment.path(directory: directory, baseOffset: base)
+        }
         // A reader ignores the segments a compaction emptied and had not removed yet when it
         // stopped (a writer has just removed them).
         let start = cleaner.logStartOffset
@@ -72,14 +86,15 @@ struct PartitionLoader {
         var segments: [LogSegment] = []
         for (index, base) in bases.enumerated() {
             let nextBase = index + 1 < bases.count ? bases[index + 1] : nil
-            let path = LogSegment.path(directory: directory, baseOffset: base)
+            let path = segmentPath(base)
             let file = try OpenFile(path: path, writable: !options.readOnly)
             if let expected = segments.last?.nextOffset, expected != base {
                 throw LogError.corruptBatch(
                     file: path, position: 0, offset: expected,
                     reason: "the previous segment ends at offset \(expected) but this one starts at \(base)")
             }
-            if let nextBase, nextBase <= recoveryPoint {
+            // A swap's index files are not written yet (those by its name are the old segment's).
+            if let nextBase, nextBase <= recoveryPoint, !swaps.contains(where: { $0.base == base }) {
                 if let sealed = try LogSegment.openSealed(
                     file: file, directory: directory, baseOffset: base, nextOffset: nextBase,
                     indexIntervalBytes: options.indexIntervalBytes)
@@ -97,7 +112,7 @@ struct PartitionLoader {
                 file: file, directory: directory, baseOffset: base, durableOffset: durable, isLast: nextBase == nil,
                 visibleEnd: visible.flatMap { $0.segmentBase == base ? $0.position : nil },
                 laterData: {
-                    try later.contains { try OpenFile(path: LogSegment.path(directory: directory, baseOffset: $0), writable: false).size() > 0 }
+                    try later.contains { try OpenFile(path: segmentPath($0), writable: false).size() > 0 }
                 },
                 options: options, logger: logger, report: &report)
             if nextBase == nil, !options.readOnly, segment.nextOffset <= recoveryPoint { segment.adoptIndexFiles() }
