@@ -76,6 +76,19 @@ import TestSupport
         #expect(try await ChildProcess.run(executable, ["--store", store, "add", "--wait", "5", "second"]).status == 0)
     }
 
+    @Test("a negative --wait is a usage error that opens nothing")
+    func negativeWaitIsRefused() async throws {
+        let executable = try Self.notes()
+        let store = FileManager.default.temporaryDirectory.appendingPathComponent("notes-negative-wait-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: store) }
+        for arguments in [["--store", store, "--wait=-1", "add", "x"], ["--store", store, "add", "--wait=-5", "x"]] {
+            let refused = try await ChildProcess.run(executable, arguments)
+            #expect(refused.status == 64, "\(arguments): \(refused.errorText)")
+            #expect(refused.errorText.contains("--wait must be 0 or more seconds"), "\(refused.errorText)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: store))
+    }
+
     @Test("eight notes add started at once all succeed, and every note is kept")
     func eightWritersAtOnce() async throws {
         let executable = try Self.notes()

@@ -50,6 +50,13 @@ struct StoreOptions: ParsableArguments {
     /// process is reported rather than waited on forever.
     static let defaultWait: Duration = .seconds(30)
 
+    /// A negative wait is a usage error (exit status 64 with the usage), not a wait of zero.
+    func validate() throws {
+        if let wait, wait < 0 {
+            throw ValidationError("--wait must be 0 or more seconds, not \(wait).")
+        }
+    }
+
     /// Opens the store, runs `body` with the app, prints its output, and turns a user error into
     /// a message on stderr and exit status 1.
     ///
@@ -59,7 +66,7 @@ struct StoreOptions: ParsableArguments {
     /// own work when it writes, so that it takes the lock once.
     func run(parent: StoreOptions, readOnly: Bool = false, _ body: (NotesApp) async throws -> String) async throws {
         let path = NotesStoreLocation.resolve(option: store ?? parent.store, environment: ProcessInfo.processInfo.environment)
-        let lockTimeout = (wait ?? parent.wait).map { Duration.seconds(max($0, 0)) } ?? Self.defaultWait
+        let lockTimeout = (wait ?? parent.wait).map { Duration.seconds($0) } ?? Self.defaultWait
         do {
             let fresh = !NotesStoreLocation.holdsStore(path)
             if fresh, readOnly {
