@@ -20,7 +20,13 @@ struct EventCount: MaterializedView {
             let done = Atomic<Bool>(false)
             let reader = Task.detached {
                 var seen: Set<Int> = []
-                while !done.load(ordering: .acquiring) { seen.insert(await view.read { $0.count }) }
+                while !done.load(ordering: .acquiring) {
+                    seen.insert(await view.read { $0.count })
+                    // A read with no fold pending does not suspend: without a yield this loop
+                    // holds a cooperative thread, and a full run's other spinning readers the
+                    // other, until the writers it waits for never run (a full run hung so).
+                    await Task.yield()
+                }
                 return seen
             }
             for commit in 0..<commits {
