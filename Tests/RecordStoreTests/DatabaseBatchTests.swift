@@ -284,4 +284,30 @@ import TuningSupport
             #expect(try await database.record(for: r.recordID)["parent"] == ref("t", .none))
         }
     }
+
+    @Test("a large batch's save results hold every record as stored, read once or many times; a copy edited apart keeps its own", arguments: StoreKind.allCases)
+    func largeBatchResults(kind: StoreKind) async throws {
+        try await withTemporaryDatabase(kind) { database in
+            let stale = try await database.save(makeRecord("stale", ["v": .int64(1)]))
+            _ = try await database.save(stale)
+            let records = (0..<300).map { makeRecord("r\($0)", ["v": .int64(Int64($0))]) } + [stale]
+            let result = try await database.modifyRecords(saving: records, deleting: [], atomically: false)
+            #expect(result.saveResults.count == 301)
+            #expect(failure(result.saveResults[stale.recordID])?.code == .serverRecordChanged)
+            for index in [0, 150, 299] {
+                let saved = try #require(try result.saveResults[RecordID(recordName: "r\(index)")]?.get())
+                #expect(saved == (try await database.record(for: saved.recordID)))
+                #expect(saved.recordChangeTag != nil && saved["v"] == .int64(Int64(index)))
+            }
+            var edited = result
+            edited.saveResults[RecordID(recordName: "r7")] = .failure(RecordStoreError(.internalError, "edited"))
+            edited.saveResults[RecordID(recordName: "extra")] = .success(makeRecord("extra"))
+            #expect(edited.saveResults.count == 302)
+            #expect(failure(edited.saveResults[RecordID(recordName: "r7")])?.message == "edited")
+            #expect(result.saveResults.count == 301)
+            #expect((try? result.saveResults[RecordID(recordName: "r7")]?.get())?["v"] == .int64(7))
+            edited.saveResults = [:]
+            #expect(edited.saveResults.isEmpty && result.saveResults.count == 301)
+        }
+    }
 }

@@ -178,11 +178,13 @@ extension Database {
     private func apply(_ plan: borrowing ZonePlan, to zone: inout ZoneState, results: inout ModifyResult) -> [RecordChange] {
         var changes: [RecordChange] = []
         changes.reserveCapacity(plan.saves.count + plan.deletes.count)
+        let fileLater = plan.saves.count >= tuning.lazySaveResultsItems
+        if fileLater { results.fileSavedLater(plan.saves) }
         for index in plan.saves.indices {
             let record = plan.saves[index].record
             zone.applySave(
                 record, offset: plan.firstOffset + Int64(index), targets: plan.saves[index].targets, nameHash: plan.saves[index].nameHash)
-            results.saveResults[record.recordID] = .success(record)
+            if !fileLater { results.saveResults[record.recordID] = .success(record) }
             changes.append(.saved(record, created: plan.saves[index].isNew))
         }
         // Requests delete few records or many: a set keeps telling them apart linear.

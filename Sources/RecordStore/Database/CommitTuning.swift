@@ -26,30 +26,39 @@ package struct CommitTuning: Sendable, Equatable {
     /// From this many records on, a view's replay reads the log on a second thread while it folds
     /// (``ReplayPipeline``).
     package var pipelinedReplayRecords: Int64
+    /// From this many saves on, a zone's saved records are filed into the request's
+    /// ``ModifyResult`` when its ``ModifyResult/saveResults`` is first read, not by the commit:
+    /// hashing each record's ID into the dictionary was 5 % of a 1000-record commit's CPU, for
+    /// results bulk callers rarely read.
+    package var lazySaveResultsItems: Int
 
     package init(
         earlyDurableItems: Int, largeCommitItems: Int, twoThreadPlanningItems: Int, twoThreadCompressionBytes: Int,
-        pipelinedReplayRecords: Int64
+        pipelinedReplayRecords: Int64, lazySaveResultsItems: Int
     ) {
         self.earlyDurableItems = earlyDurableItems
         self.largeCommitItems = largeCommitItems
         self.twoThreadPlanningItems = twoThreadPlanningItems
         self.twoThreadCompressionBytes = twoThreadCompressionBytes
         self.pipelinedReplayRecords = pipelinedReplayRecords
+        self.lazySaveResultsItems = lazySaveResultsItems
     }
 
     /// The thresholds measured best on the benchmark's workloads.
     package static let standard = CommitTuning(
-        earlyDurableItems: 1, largeCommitItems: 64, twoThreadPlanningItems: 256, twoThreadCompressionBytes: 256 << 10, pipelinedReplayRecords: 16_384)
+        earlyDurableItems: 1, largeCommitItems: 64, twoThreadPlanningItems: 256, twoThreadCompressionBytes: 256 << 10, pipelinedReplayRecords: 16_384,
+        lazySaveResultsItems: 64)
 
     /// Every trick off: each commit and replay runs on the calling thread, in the plainest order.
     package static let off = CommitTuning(
-        earlyDurableItems: .max, largeCommitItems: .max, twoThreadPlanningItems: .max, twoThreadCompressionBytes: .max, pipelinedReplayRecords: .max)
+        earlyDurableItems: .max, largeCommitItems: .max, twoThreadPlanningItems: .max, twoThreadCompressionBytes: .max, pipelinedReplayRecords: .max,
+        lazySaveResultsItems: .max)
 
     /// Every trick on from the smallest request it can split (two saves plan on two threads; two
     /// LZ4 blocks compress on two).
     package static let always = CommitTuning(
-        earlyDurableItems: 1, largeCommitItems: 1, twoThreadPlanningItems: 2, twoThreadCompressionBytes: 0, pipelinedReplayRecords: 1)
+        earlyDurableItems: 1, largeCommitItems: 1, twoThreadPlanningItems: 2, twoThreadCompressionBytes: 0, pipelinedReplayRecords: 1,
+        lazySaveResultsItems: 1)
 
     /// The tuning a database opened now takes: ``standard`` unless a test set another.
     @TaskLocal package static var current = CommitTuning.standard

@@ -16,17 +16,3 @@ public enum SavePolicy: Sendable, Hashable {
     /// the record's type too, which the other policies refuse to change.
     case allKeys
 }
-
-/// The outcome of `Database.modifyRecords`, one result per item asked for.
-public struct ModifyResult: Sendable {
-    /// For each record to save: the saved record, with the server's dates and change tag, or why not.
-    public var saveResults: [RecordID: Result<Record, RecordStoreError>]
-    /// For each record to delete: success, or why not.
-    public var deleteResults: [RecordID: Result<Void, RecordStoreError>]
-
-    /// Results, as `modifyRecords` returns them (for fakes in an app's tests).
-    public init(saveResults: [RecordID: Result<Record, RecordStoreError>] = [:], deleteResults: [RecordID: Result<Void, RecordStoreError>] = [:]) {
-        self.saveResults = saveResults
-        self.deleteResults = deleteResults
-    }
-}
