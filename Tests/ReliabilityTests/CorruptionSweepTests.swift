@@ -98,12 +98,11 @@ extension CorruptionSweepTests {
 }
 
 extension CorruptionSweepTests {
-    /// Found by the stride-1 sweep of the 150-step store (RELIABILITY.md, "Found and not yet
-    /// fixed"): a flip in bytes 1–6 of a sealed segment's first batch — its base offset, which no
-    /// CRC covers — and the store opens for writing, and the zone reads as empty: the paged fetch
-    /// reads that batch alone, takes its base offset past the zone's end, and stops. `verify`
-    /// reports the damage; the open does not. Known: this test fails when it is fixed, to be
-    /// turned into a plain expectation.
+    /// Found by the stride-1 sweep of the 150-step store (RELIABILITY.md): a flip in bytes 1–6 of
+    /// a sealed segment's first batch — its base offset, which no CRC covers — opened for writing,
+    /// and the zone read as empty: the paged fetch read that batch alone on a cache miss, took its
+    /// base offset past the zone's end, and stopped. A read that starts at a segment's start now
+    /// checks that batch's base offset against the segment's, as the recovery scan does.
     @Test func aFlippedBaseOffsetInASealedSegmentIsRefused() async throws {
         let store = FileManager.default.temporaryDirectory.appendingPathComponent("Sweep-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: store) }
@@ -112,11 +111,13 @@ extension CorruptionSweepTests {
         let segments = sweep.files.map(\.path).filter { $0.hasPrefix("zones/_defaultZone/") && $0.hasSuffix(".log") }
         // The zone's first segment is sealed: a rolled one follows it.
         try #require(segments.count >= 2)
-        await withKnownIssue("a damaged base offset of a sealed segment's first batch reads as an empty zone") {
-            for position in 1...6 {
-                let flip = try await sweep.flip(segments[0], at: position)
-                if case .silentlyDifferent = flip.outcome { Issue.record("\(flip)") }
+        for position in 0..<8 {
+            let flip = try await sweep.flip(segments[0], at: position)
+            guard case .refused(let reason) = flip.outcome else {
+                Issue.record("\(flip)")
+                continue
             }
+            #expect(reason.contains("corrupt batch"), "\(flip)")
         }
     }
 }
