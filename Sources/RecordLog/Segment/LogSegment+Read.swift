@@ -62,10 +62,14 @@ extension LogSegment {
                 local = 0
                 guard chunk.count >= total else { throw corrupt(.incomplete(available: chunk.count, needed: total)) }
             }
+            // The batch at the segment's start starts at the segment's base offset, as the
+            // recovery scan demands: a read that starts with it (alone, on a cache miss) has no
+            // batch before it to check its base offset against, which no CRC covers.
+            let expectedBase = expected ?? (position == 0 ? baseOffset : nil)
             let checked = chunk.withUnsafeBytes {
                 BatchValidation.check(
                     UnsafeRawBufferPointer(rebasing: $0[local..<(local + total)]), maxBatchBytes: maxBatchBytes,
-                    expectedBaseOffset: expected)
+                    expectedBaseOffset: expectedBase)
             }
             let header: RecordBatchHeader
             switch checked {

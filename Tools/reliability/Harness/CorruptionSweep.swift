@@ -1,11 +1,15 @@
-import Foundation
 import RecordLog
 import RecordStore
+import StorageKit
 
 /// The corruption sweep: flips bytes of a closed store's files, one at a time, and opens the
 /// store after each flip. Every open must give the exact prior state or a clear, typed error —
 /// never a crash (the sweep would die with it), never a store that opens and answers
 /// differently (a silent loss).
+///
+/// Each flip is judged on a store whose every other file is exactly as it was: after each open
+/// the sweep reads every file back, compares it whole with the image taken before the sweep,
+/// rewrites what differs and removes what the open created (``StoreImage/restore(into:)``).
 package struct CorruptionSweep {
     /// What one flip led to.
     package enum Outcome: Sendable, Equatable {
@@ -26,48 +30,88 @@ package struct CorruptionSweep {
         package var description: String { "\(file)@\(position): \(outcome)" }
     }
 
+    /// Which of a sweep's flips one process makes: those whose index in the sweep's order
+    /// (``plan(sizes:stride:shard:)``), modulo `count`, is `index`. The shards 0/N … N-1/N of one
+    /// sweep make each of its flips exactly once, spread evenly over the files.
+    package struct Shard: Sendable, Equatable, CustomStringConvertible {
+        package let index: Int
+        package let count: Int
+
+        /// Every flip.
+        package static let whole = Shard(uncheckedIndex: 0, count: 1)
+
+        private init(uncheckedIndex index: Int, count: Int) {
+            self.index = index
+            self.count = count
+        }
+
+        /// `I/N`, with 0 ≤ I < N; nil for anything else.
+        package init?(_ text: String) {
+            let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+            guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count > 0, (0..<count).contains(index) else { return nil }
+            self.init(uncheckedIndex: index, count: count)
+        }
+
+        package func takes(_ flip: Int) -> Bool { flip % count == index }
+
+        package var description: String { "\(index)/\(count)" }
+    }
+
+    /// Files of at most this many bytes (meta, names, marks) are flipped whole whatever the stride.
+    package static let wholeFileBytes = 256
+
     /// The store, closed; the sweep puts each file back after each flip.
     package let store: String
     /// What the store holds, as read before the sweep.
     package let expected: StoreModel
-    /// Every file of the store, relative to it, with its bytes.
-    package let files: [(path: String, bytes: [UInt8])]
+    /// Every file and directory of the store, as before the sweep.
+    package let image: StoreImage
+    /// Every file of the store, relative to it, with its bytes, sorted by path.
+    package var files: [StoreImage.File] { image.files }
 
     package init(store: String) async throws {
         self.store = store
         expected = try await HarnessStore.recoverAndRead(store)
-        var files: [(String, [UInt8])] = []
-        let base = URL(fileURLWithPath: store).resolvingSymlinksInPath().path
-        if let walker = FileManager.default.enumerator(atPath: base) {
-            while let relative = walker.nextObject() as? String {
-                var isDirectory: ObjCBool = false
-                let path = base + "/" + relative
-                guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
-                // The lock file holds no data.
-                if relative.hasSuffix(".lock") { continue }
-                files.append((relative, [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))))
-            }
-        }
-        self.files = files.sorted { $0.0 < $1.0 }
+        image = try StoreImage(of: store)
     }
 
-    /// Flips the byte at `position` of `file` (every bit), opens the store, and puts the file back.
-    package func flip(_ file: String, at position: Int) async -> Flip {
-        guard let original = files.first(where: { $0.path == file })?.bytes, position < original.count else {
-            return Flip(file: file, position: position, outcome: .refused("no such byte"))
+    /// The positions a sweep flips in each file, in its order (files by path, positions
+    /// ascending): every byte of a file of at most ``wholeFileBytes``, every `stride`-th byte of a
+    /// larger one (from its first); of those, the ones `shard` takes. Files it takes none of are
+    /// listed with no positions.
+    package static func plan(sizes: [(path: String, count: Int)], stride: Int, shard: Shard = .whole) -> [(path: String, positions: [Int])] {
+        var index = 0
+        return sizes.map { file in
+            let step = file.count <= wholeFileBytes ? 1 : max(1, stride)
+            var positions: [Int] = []
+            for position in Swift.stride(from: 0, to: file.count, by: step) {
+                if shard.takes(index) { positions.append(position) }
+                index += 1
+            }
+            return (file.path, positions)
         }
-        let path = store + "/" + file
-        var damaged = original
-        damaged[position] ^= 0xFF
-        let outcome: Outcome
-        do {
-            try restoreAll()
-            try Data(damaged).write(to: URL(fileURLWithPath: path))
-            outcome = await open()
-        } catch {
-            outcome = .refused("could not write the flip: \(error)")
+    }
+
+    /// ``plan(sizes:stride:shard:)`` for this store's files whose path starts with `prefix`.
+    package func plan(stride: Int, shard: Shard = .whole, only prefix: String = "") -> [(path: String, positions: [Int])] {
+        Self.plan(sizes: files.filter { $0.path.hasPrefix(prefix) }.map { ($0.path, $0.bytes.count) }, stride: stride, shard: shard)
+    }
+
+    /// Flips the byte at `position` of `file` (every bit), opens the store, and puts the store
+    /// back as it was.
+    ///
+    /// - Throws: when the flip cannot be written or the store cannot be put back: the sweep
+    ///   cannot go on (a refusal of the open is an outcome, not an error).
+    package func flip(_ file: String, at position: Int) async throws -> Flip {
+        guard let original = image.file(file)?.bytes, original.indices.contains(position) else {
+            throw HarnessError.corruptionSweep("\(file) has no byte at \(position)")
         }
-        try? restoreAll()
+        // One byte written in place: every other byte of every file is as the image has it
+        // (put back after the previous flip).
+        let path = FileSystem.join(store, file)
+        try OpenFile(path: path, writable: true).write([original[position] ^ 0xFF], at: Int64(position))
+        let outcome = await open()
+        try image.restore(into: store)
         return Flip(file: file, position: position, outcome: outcome)
     }
 
@@ -94,27 +138,6 @@ package struct CorruptionSweep {
         case let error as LogError: .refused("LogError: \(error)")
         case let error as RecordStoreError: .refused("RecordStoreError: \(error)")
         default: .silentlyDifferent("untyped error \(type(of: error)): \(error)")
-        }
-    }
-
-    /// Puts every file back as it was, and removes any the open created.
-    private func restoreAll() throws {
-        let known = Set(files.map(\.path))
-        if let walker = FileManager.default.enumerator(atPath: store) {
-            var extra: [String] = []
-            while let relative = walker.nextObject() as? String {
-                var isDirectory: ObjCBool = false
-                guard FileManager.default.fileExists(atPath: store + "/" + relative, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
-                if !known.contains(relative), !relative.hasSuffix(".lock") { extra.append(relative) }
-            }
-            for relative in extra { try FileManager.default.removeItem(atPath: store + "/" + relative) }
-        }
-        for file in files {
-            let url = URL(fileURLWithPath: store + "/" + file.path)
-            // Only what differs is written back: most files are untouched by an open.
-            if let current = try? Data(contentsOf: url), current.elementsEqual(file.bytes) { continue }
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(file.bytes).write(to: url)
         }
     }
 }

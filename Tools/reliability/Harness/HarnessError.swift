@@ -14,6 +14,8 @@ package enum HarnessError: Error, CustomStringConvertible {
     /// In the `notes` kill sweep, a reader saw part of a commit or a commit that was not durable,
     /// or an acknowledged commit was lost.
     case notesSweep(round: Int, String)
+    /// The corruption sweep could not flip a byte or put the store back after a flip.
+    case corruptionSweep(String)
 
     package var description: String {
         switch self {
@@ -23,6 +25,7 @@ package enum HarnessError: Error, CustomStringConvertible {
         case .notClean(let report): "verify after a writing open: \(report)"
         case .child(let what): "child process: \(what)"
         case .notesSweep(let round, let what): "notes kill sweep, round \(round): \(what)"
+        case .corruptionSweep(let what): "corruption sweep: \(what)"
         case .afterPowerLoss(let what, let lost):
             "\(what); the power cut lost: \(lost.isEmpty ? "nothing" : lost.joined(separator: "; "))"
         }

@@ -18,6 +18,23 @@ package enum HarnessStore {
         try await Database(directory: directory, options: options, checkpointAfterEvents: 300)
     }
 
+    /// Writes the first `steps` steps of `workload` into a new store at `directory`, checkpoints
+    /// and closes it: the small store the corruption sweep flips. Returns its model.
+    @discardableResult
+    package static func writeClosed(_ directory: String, steps: Int, of workload: Workload) async throws -> StoreModel {
+        let database = try await open(directory)
+        let model: StoreModel
+        do {
+            model = try await WorkloadRunner.perform(steps, of: workload, on: database)
+            try database.checkpoint()
+        } catch {
+            try? database.close()
+            throw error
+        }
+        try database.close()
+        return model
+    }
+
     /// Opens for writing without fsyncs and without a checkpoint at close: for the corruption
     /// sweep, which opens a store thousands of times and asks only what the open makes of it.
     package static func openWithoutSyncs(_ directory: String) async throws -> Database {
