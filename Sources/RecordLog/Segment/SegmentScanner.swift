@@ -73,6 +73,11 @@ struct SegmentScanner {
 
     /// The position of the first batch at or after `position` that is valid on its own (any
     /// offset), or nil when none: what tells mid-log corruption from a torn tail.
+    ///
+    /// A candidate that lies whole in the chunk already read is checked there; only one that
+    /// runs past the chunk is read again. (Each candidate was read again with its own `pread`,
+    /// though a damaged segment of a few KB is one chunk: the same bytes, a system call and a
+    /// buffer more per candidate — most of a fuzzed segment's reads.)
     func firstValidBatch(from position: Int64) throws -> Int64? {
         var start = position
         while start + Int64(RecordBatchHeader.size) <= fileSize {
@@ -84,16 +89,23 @@ struct SegmentScanner {
                 let length = chunk.withUnsafeBytes { ByteReader($0).getInteger(at: local + 8, as: Int32.self) } ?? 0
                 let total = Int64(RecordBatchHeader.logOverhead) + Int64(length)
                 guard length > 0, total <= Int64(maxBatchBytes), candidate + total <= fileSize else { continue }
-                let bytes = try file.read(at: candidate, count: Int(total))
-                let valid = bytes.withUnsafeBytes {
-                    if case .success = BatchValidation.check($0, maxBatchBytes: maxBatchBytes) { return true }
-                    return false
+                let valid: Bool
+                if local + Int(total) <= chunk.count {
+                    valid = chunk.withUnsafeBytes { isValid(UnsafeRawBufferPointer(rebasing: $0[local..<(local + Int(total))])) }
+                } else {
+                    valid = try file.read(at: candidate, count: Int(total)).withUnsafeBytes { isValid($0) }
                 }
                 if valid { return candidate }
             }
             start += Int64(limit + 1)
         }
         return nil
+    }
+
+    /// Whether `bytes`, exactly one batch's, hold a batch valid on its own (any offset).
+    private func isValid(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        if case .success = BatchValidation.check(bytes, maxBatchBytes: maxBatchBytes) { return true }
+        return false
     }
 
     /// Whether the file holds only zero bytes from `position` to its end: space a writer

@@ -1,6 +1,11 @@
 import Foundation
 import RecordLog
 import StorageKit
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A segment file as a writer's open meets it after a crash: the input is the only segment of a
 /// partition with nothing marked durable, so recovery validates every batch, judges the first
@@ -15,6 +20,18 @@ enum SegmentRecoveryTarget {
         var directories: [String] = []
         var files: [String: [UInt8]] = [:]
         var segment: String
+        /// A copy of each file that the library never writes in place, outside the store: the
+        /// reset links it back into the store (see `write`). By the file's path in the store.
+        var pristine: [String: (path: String, inode: UInt64)] = [:]
+    }
+
+    /// The template's files that the library writes in place: the segment (recovery and repair
+    /// cut it) and the durable-end mark (written through a shared mapping, and by repair). Every
+    /// other file of a store is only ever replaced — a temporary file renamed over it
+    /// (`FileSystem.writeAtomically`: the recovery checkpoint, index files, `recordlog.meta`,
+    /// `zone.name`) — or removed (`Log.repair`), or, the lock file, opened and never written.
+    private static func writtenInPlace(_ path: String, of template: Template) -> Bool {
+        path == template.segment || path.hasSuffix("/durable-end")
     }
 
     /// A store with one empty partition, made once.
@@ -40,12 +57,27 @@ enum SegmentRecoveryTarget {
             }
             return true
         }
-        return walk("") ? template : nil
+        guard walk("") else { return nil }
+        let pristine = Scratch.freshDirectory("segment-pristine")
+        for (index, (path, bytes)) in template.files.sorted(by: { $0.key < $1.key }).enumerated() where !writtenInPlace(path, of: template) {
+            template.pristine[path] = (Scratch.write(bytes, to: "segment-pristine/\(index)"), 0)
+        }
+        guard let copies = try? entries(pristine) ?? [] else { return nil }
+        for (path, copy) in template.pristine {
+            guard let entry = copies.first(where: { pristine + "/" + $0.name == copy.path }) else { return nil }
+            template.pristine[path]?.inode = entry.inode
+        }
+        return template
     }()
 
     /// The store every input is tried on: one directory for the whole run, put back to the
     /// template before each input.
     private static let store = Scratch.directory + "/segment-store"
+
+    /// How many times the store was put back (the pristine copies are checked every
+    /// `pristineCheckInterval`).
+    private static let resets = LockedValue(0)
+    private static let pristineCheckInterval = 4096
 
     private static var options: LogOptions {
         var options = LogOptions(durability: .noSyncUnsafe)
@@ -66,20 +98,35 @@ enum SegmentRecoveryTarget {
 
     static func accepts(_ input: [UInt8]) -> Bool { openAndRead(write(input)) }
 
-    /// The store put back to the template, its segment holding `input`. Each template file is
-    /// rewritten in place and anything else (index files, checkpoints, `lost+found/` a repair
-    /// made) removed: the same store as a fresh copy, at a fraction of a copy's system calls
-    /// (a copy and a removal of the tree took a third of each execution).
+    /// The store put back to the template, its segment holding `input`: the same store as a
+    /// fresh copy, at a fraction of a copy's system calls. Each directory is listed once (the
+    /// entries' types and inodes come with the listing) and anything not in the template
+    /// removed (index files a repair left out, `lost+found/`, temporary files); the files the
+    /// library writes in place are rewritten; any other template file is checked by its inode:
+    /// still the pristine copy's (a hard link to it) means untouched, since the library only
+    /// replaces or removes such a file; otherwise the copy is linked back in its place. The
+    /// copies are compared with the template's bytes every `pristineCheckInterval` resets, so a
+    /// library that began to write one of them in place is reported, not silently kept.
     private static func write(_ input: [UInt8]) -> String {
         guard let template else { fatalError("fuzz: cannot make the template store under \(Scratch.directory)") }
         do {
-            try removeAllBut(template, under: "")
-            for directory in template.directories { try FileSystem.makeDirectory(store + directory) }
+            if resets.withLock({ count in count += 1; return count % pristineCheckInterval == 0 }) { try checkPristine(template) }
+            var found: [String: UInt64] = [:]
+            var directories: Set<String> = [""]
+            try reconcile("", template, found: &found, directories: &directories)
+            for directory in template.directories where !directories.contains(directory) {
+                try FileSystem.makeDirectory(store + directory)
+            }
             for (path, bytes) in template.files {
-                let file = try OpenFile(path: store + path, writable: true, create: true)
-                let content = path == template.segment ? input : bytes
-                try file.truncate(to: 0)
-                try file.write(content, at: 0)
+                if let pristine = template.pristine[path] {
+                    guard found[path] != pristine.inode else { continue }
+                    if found[path] != nil { try FileSystem.remove(store + path) }
+                    try FileSystem.retrying("link", pristine.path) { link(pristine.path, store + path) }
+                } else {
+                    let file = try OpenFile(path: store + path, writable: true, create: true)
+                    try file.truncate(to: 0)
+                    try file.write(path == template.segment ? input : bytes, at: 0)
+                }
             }
         } catch {
             fatalError("fuzz: cannot write the store under \(Scratch.directory): \(error)")
@@ -87,19 +134,57 @@ enum SegmentRecoveryTarget {
         return store
     }
 
-    /// Removes what lies under `relative` in the store and is not in the template.
-    private static func removeAllBut(_ template: Template, under relative: String) throws {
-        guard FileSystem.isDirectory(store + relative) else {
+    /// Removes what lies under `relative` in the store and is not in the template; notes the
+    /// inode of each template file and each template directory found.
+    private static func reconcile(
+        _ relative: String, _ template: Template, found: inout [String: UInt64], directories: inout Set<String>
+    ) throws {
+        guard let listed = try entries(store + relative) else {
+            // The store itself, before the first input.
             try FileSystem.makeDirectory(store + relative)
             return
         }
-        for name in try FileSystem.list(store + relative) {
-            let path = relative + "/" + name
-            if template.directories.contains(path), FileSystem.isDirectory(store + path) {
-                try removeAllBut(template, under: path)
-            } else if template.files[path] == nil || FileSystem.isDirectory(store + path) {
-                if FileSystem.isDirectory(store + path) { try FileSystem.removeTree(store + path) } else { try FileSystem.remove(store + path) }
+        for entry in listed {
+            let path = relative + "/" + entry.name
+            let isDirectory = entry.isDirectory ?? FileSystem.isDirectory(store + path)
+            if isDirectory, template.directories.contains(path) {
+                directories.insert(path)
+                try reconcile(path, template, found: &found, directories: &directories)
+            } else if !isDirectory, template.files[path] != nil {
+                found[path] = entry.inode
+            } else if isDirectory {
+                try FileSystem.removeTree(store + path)
+            } else {
+                try FileSystem.remove(store + path)
             }
+        }
+    }
+
+    /// The names in a directory with their inodes and whether each is a directory (nil when
+    /// the file system does not say: the caller then asks `stat`), in one listing; nil when
+    /// the directory does not exist.
+    private static func entries(_ directory: String) throws -> [(name: String, inode: UInt64, isDirectory: Bool?)]? {
+        guard let handle = opendir(directory) else {
+            if errno == ENOENT { return nil }
+            throw StorageError.io(operation: "opendir", path: directory, errno: errno)
+        }
+        defer { closedir(handle) }
+        var entries: [(name: String, inode: UInt64, isDirectory: Bool?)] = []
+        while let entry = readdir(handle) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard name != ".", name != ".." else { continue }
+            let type = Int(entry.pointee.d_type)
+            entries.append((name, UInt64(entry.pointee.d_ino), type == Int(DT_UNKNOWN) ? nil : type == Int(DT_DIR)))
+        }
+        return entries
+    }
+
+    /// Stops the run when a pristine copy no longer holds the template's bytes: the library
+    /// wrote in place a file it should only replace, and the resets would no longer give every
+    /// input the same store.
+    private static func checkPristine(_ template: Template) throws {
+        for (path, copy) in template.pristine where try FileSystem.readAll(copy.path) != template.files[path] {
+            fatalError("fuzz: \(path) was written in place (its pristine copy changed); the store reset relies on it never being so")
         }
     }
 
