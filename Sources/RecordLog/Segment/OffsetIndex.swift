@@ -18,15 +18,15 @@ struct OffsetIndex: Sendable, Equatable {
         entries.append(Entry(relativeOffset: relativeOffset, position: position))
     }
 
-    /// The position to start scanning from to find `relativeOffset`: the position of the last
-    /// indexed batch whose last offset is at most it, or 0.
-    func startPosition(for relativeOffset: Int64) -> Int64 {
+    /// The entry to start scanning from to find `relativeOffset`: the last one whose batch's last
+    /// offset is at most it; nil when there is none, and the scan starts at the segment's start.
+    func startEntry(for relativeOffset: Int64) -> Entry? {
         var low = 0, high = entries.count
         while low < high {
             let middle = (low + high) / 2
             if Int64(entries[middle].relativeOffset) <= relativeOffset { low = middle + 1 } else { high = middle }
         }
-        return low == 0 ? 0 : Int64(entries[low - 1].position)
+        return low == 0 ? nil : entries[low - 1]
     }
 
     /// The file's bytes.
