@@ -121,3 +121,54 @@ extension CorruptionSweepTests {
         }
     }
 }
+
+extension CorruptionSweepTests {
+    static let viewSnapshot = "snapshots/view-\(ItemsView.name).snapshot"
+
+    /// The harness's stores have a view snapshot (JSON and its CRC, FORMAT.md §12), and every
+    /// open the sweep judges checks the registered view against the log: a flipped byte of the
+    /// snapshot — its JSON or its CRC — gives the prior state, the view rebuilt from the log,
+    /// or a typed error.
+    @Test func aFlippedByteOfTheViewSnapshotGivesThePriorState() async throws {
+        let store = FileManager.default.temporaryDirectory.appendingPathComponent("Sweep-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: store) }
+        try await HarnessStore.writeClosed(store, steps: 30, of: Workload(seed: 31))
+        let sweep = try await CorruptionSweep(store: store)
+        let snapshot = try #require(sweep.image.file(Self.viewSnapshot), "the checkpoint wrote the view's snapshot").bytes
+        try #require(snapshot.count > 1_000)
+        let positions = Array(stride(from: 0, to: snapshot.count, by: snapshot.count / 64)) + Array(snapshot.count - 4..<snapshot.count)
+        for position in positions {
+            let flip = try await sweep.flip(Self.viewSnapshot, at: position)
+            if case .silentlyDifferent = flip.outcome { Issue.record("\(flip)") }
+        }
+    }
+
+    /// What the view check is for: a snapshot that decodes to another view — here one record
+    /// left out, the CRC made to match — is a view that differs from the log, and the harness
+    /// says so rather than counting the open as sound.
+    @Test func aViewThatDiffersFromTheLogIsFound() async throws {
+        let store = FileManager.default.temporaryDirectory.appendingPathComponent("Sweep-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: store) }
+        let model = try await HarnessStore.writeClosed(store, steps: 30, of: Workload(seed: 31))
+        let path = store + "/" + Self.viewSnapshot
+        let bytes = try Array(Data(contentsOf: URL(fileURLWithPath: path)))
+        var json = try #require(try JSONSerialization.jsonObject(with: Data(bytes.dropLast(4))) as? [String: Any])
+        var view = try #require(json["view"] as? [String: Any])
+        var zones = try #require(view["zones"] as? [String: [String: Any]])
+        let zone = try #require(model.zones.first { !$0.value.isEmpty })
+        let name = try #require(zone.value.keys.sorted().first)
+        try #require(zones[zone.key]?.removeValue(forKey: name) != nil)
+        view["zones"] = zones
+        json["view"] = view
+        let forged = Array(try JSONSerialization.data(withJSONObject: json, options: .sortedKeys))
+        var withCRC = forged
+        withCRC.appendInteger(CRC32C.checksum(forged))
+        try Data(withCRC).write(to: URL(fileURLWithPath: path))
+        do {
+            _ = try await HarnessStore.recoverAndRead(store)
+            Issue.record("the forged view was not found")
+        } catch HarnessError.viewMismatch(let difference) {
+            #expect(difference.contains(name), "\(difference)")
+        }
+    }
+}

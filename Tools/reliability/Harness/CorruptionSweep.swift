@@ -137,6 +137,7 @@ package struct CorruptionSweep {
         switch error {
         case let error as LogError: .refused("LogError: \(error)")
         case let error as RecordStoreError: .refused("RecordStoreError: \(error)")
+        case HarnessError.viewMismatch(let difference): .silentlyDifferent("the view: \(difference)")
         default: .silentlyDifferent("untyped error \(type(of: error)): \(error)")
         }
     }

@@ -16,6 +16,8 @@ package enum HarnessError: Error, CustomStringConvertible {
     case notesSweep(round: Int, String)
     /// The corruption sweep could not flip a byte or put the store back after a flip.
     case corruptionSweep(String)
+    /// A registered view (``ItemsView``) holds something other than what the log holds.
+    case viewMismatch(String)
 
     package var description: String {
         switch self {
@@ -26,6 +28,7 @@ package enum HarnessError: Error, CustomStringConvertible {
         case .child(let what): "child process: \(what)"
         case .notesSweep(let round, let what): "notes kill sweep, round \(round): \(what)"
         case .corruptionSweep(let what): "corruption sweep: \(what)"
+        case .viewMismatch(let difference): "the view differs from the log: \(difference)"
         case .afterPowerLoss(let what, let lost):
             "\(what); the power cut lost: \(lost.isEmpty ? "nothing" : lost.joined(separator: "; "))"
         }

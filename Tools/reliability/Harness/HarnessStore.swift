@@ -14,8 +14,21 @@ package enum HarnessStore {
         return options
     }
 
+    /// Opens for writing, with the harness's view registered: its snapshot is written with
+    /// every checkpoint.
     package static func open(_ directory: String) async throws -> Database {
-        try await Database(directory: directory, options: options, checkpointAfterEvents: 300)
+        try withView(try await Database(directory: directory, options: options, checkpointAfterEvents: 300))
+    }
+
+    /// `database` with ``ItemsView`` registered; closed when the registration fails.
+    private static func withView(_ database: Database) throws -> Database {
+        do {
+            _ = try database.register(ItemsView.self)
+        } catch {
+            try? database.close()
+            throw error
+        }
+        return database
     }
 
     /// Writes the first `steps` steps of `workload` into a new store at `directory`, checkpoints
@@ -40,7 +53,7 @@ package enum HarnessStore {
     package static func openWithoutSyncs(_ directory: String) async throws -> Database {
         var options = options
         options.durability = .noSyncUnsafe
-        return try await Database(directory: directory, options: options, checkpointAfterEvents: .max)
+        return try withView(try await Database(directory: directory, options: options, checkpointAfterEvents: .max))
     }
 
     /// Opens the store for writing (which recovers it), reads everything, closes it, and checks

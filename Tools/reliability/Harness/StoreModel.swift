@@ -6,7 +6,7 @@ import RecordStore
 /// always there; a deleted zone is absent.
 package struct StoreModel: Equatable, Sendable {
     /// A harness record's fields: the step that wrote it and a text of the step's choosing.
-    package struct Item: Equatable, Sendable {
+    package struct Item: Equatable, Sendable, Codable {
         package var step: Int64
         package var text: String
 

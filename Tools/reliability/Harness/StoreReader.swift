@@ -3,6 +3,8 @@ import RecordStore
 /// Reads what a store holds, as a ``StoreModel``: every zone, and every record of each through a
 /// change fetch from the start, page by page (the path a syncing client takes).
 ///
+/// It then checks that the harness's view (``ItemsView``) holds the same.
+///
 /// The pages cross the expiry offset of a zone whose compaction dropped deletes: their tokens
 /// carry the zone's drop sequence (FORMAT.md §11.1). Before they did, such a fetch could not
 /// finish — a fault this harness found when compactions joined its workload.
@@ -30,6 +32,10 @@ package enum StoreReader {
             }
             zones[zone.zoneName] = items
         }
-        return StoreModel(zones: zones)
+        let model = StoreModel(zones: zones)
+        if let difference = try await database.register(ItemsView.self).current.differences(from: model) {
+            throw HarnessError.viewMismatch(difference)
+        }
+        return model
     }
 }
