@@ -27,8 +27,6 @@ struct ZoneCommit: Sendable {
     var pending: PendingAppend?
     /// The partition written, from step 3: step 4 asks whether it is due for a compaction.
     var partition: (any LogPartition)?
-    /// What the commit changed, for subscriptions, from step 3.
-    var changes: [RecordChange] = []
     /// The views whose fold of this commit was queued rather than run at once, from step 3.
     var queuedFolds: [ViewFeed] = []
 
@@ -142,7 +140,7 @@ extension Database {
         state.commitBuffers.recycle(batch)
         if commit.itemCount >= tuning.earlyDurableItems { pending.startDurable() }
         commit.queuedFolds = fold(commit.plan, into: state.views, inBackground: large)
-        commit.changes = apply(commit.plan, to: &zone, results: &results)
+        apply(commit.plan, to: &zone, results: &results)
         if let token = commit.clientToken {
             zone.clientToken = ClientChangeTokenMark(data: token, offset: pending.offsets.upperBound - 1, pending: pending)
         }
@@ -173,11 +171,9 @@ extension Database {
         return queued
     }
 
-    /// Applies a written plan to the zone's key index and field indexes, files each item's
-    /// success, and returns the changes for subscriptions.
-    private func apply(_ plan: borrowing ZonePlan, to zone: inout ZoneState, results: inout ModifyResult) -> [RecordChange] {
-        var changes: [RecordChange] = []
-        changes.reserveCapacity(plan.saves.count + plan.deletes.count)
+    /// Applies a written plan to the zone's key index and field indexes and files each item's
+    /// success.
+    private func apply(_ plan: borrowing ZonePlan, to zone: inout ZoneState, results: inout ModifyResult) {
         let fileLater = plan.saves.count >= tuning.lazySaveResultsItems
         if fileLater { results.fileSavedLater(plan.saves) }
         for index in plan.saves.indices {
@@ -185,7 +181,6 @@ extension Database {
             zone.applySave(
                 record, offset: plan.firstOffset + Int64(index), targets: plan.saves[index].targets, nameHash: plan.saves[index].nameHash)
             if !fileLater { results.saveResults[record.recordID] = .success(record) }
-            changes.append(.saved(record, created: plan.saves[index].isNew))
         }
         // Requests delete few records or many: a set keeps telling them apart linear.
         let requestedDeletes = plan.requestedDeletes.isEmpty ? [] : Set(plan.requestedDeletes)
@@ -193,9 +188,7 @@ extension Database {
             zone.applyDelete(name: delete.name, offset: offset)
             let id = RecordID(recordName: delete.name, zoneID: plan.zoneID)
             if requestedDeletes.contains(id) { results.deleteResults[id] = .success(()) }
-            changes.append(.deleted(id, recordType: delete.recordType))
         }
-        return changes
     }
 
     /// Step 4, after the lock: awaits each written commit's durability, then tells the
@@ -204,7 +197,7 @@ extension Database {
     /// whose log is due for compaction gets one in the background (``CompactionPolicy``).
     func publish(_ commits: [ZoneCommit]) async throws {
         for commit in commits { try await commit.pending?.durable() }
-        for commit in commits where commit.pending != nil { subscriptions.publish(commit.changes) }
+        for commit in commits where commit.pending != nil { subscriptions.publish(in: commit.plan.zoneID) { commit.plan.changes } }
         for commit in commits {
             guard let partition = commit.partition else { continue }
             let zoneID = commit.plan.zoneID

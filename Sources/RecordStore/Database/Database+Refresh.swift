@@ -51,7 +51,7 @@ extension Database {
     /// built from exactly the events the state holds, and is then folded only what follows.
     private func catchUp() throws {
         var zoneChanges: [(zoneID: ZoneID, deleted: Bool)] = []
-        var recordChanges: [[RecordChange]] = []
+        var recordChanges: [(zoneID: ZoneID, changes: [RecordChange])] = []
         try state.withLock { state in
             guard try log.refresh() else { return }
             let systemGrew = state.systemReplayedEnd < system.endOffset
@@ -84,7 +84,7 @@ extension Database {
                     let (rebuilt, changes, events) = try zone.rebuiltFromLog(to: end)
                     zone = rebuilt
                     if !events.isEmpty { for view in state.views { _ = view.fold(events, false) } }
-                    if !changes.isEmpty { recordChanges.append(changes) }
+                    if !changes.isEmpty { recordChanges.append((zoneID, changes)) }
                     continue
                 }
                 var changes: [RecordChange] = []
@@ -99,10 +99,10 @@ extension Database {
                 zone.replayedEnd = end
                 // Whole commits only: the partition ends on a commit's boundary (the writer's mark).
                 if !events.isEmpty { for view in state.views { _ = view.fold(events, false) } }
-                if !changes.isEmpty { recordChanges.append(changes) }
+                if !changes.isEmpty { recordChanges.append((zoneID, changes)) }
             }
         }
         for change in zoneChanges { subscriptions.publishZoneChange(change.zoneID, deleted: change.deleted) }
-        for changes in recordChanges { subscriptions.publish(changes) }
+        for (zoneID, changes) in recordChanges { subscriptions.publish(in: zoneID) { changes } }
     }
 }

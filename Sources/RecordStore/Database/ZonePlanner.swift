@@ -37,6 +37,13 @@ struct ZonePlan: Sendable {
     var firstOffset: Int64 = 0
 
     var isEmpty: Bool { saves.isEmpty && deletes.isEmpty }
+
+    /// What the plan changes, once written, in log order: for subscriptions, built only when
+    /// one asks (``SubscriptionHub/publish(in:_:)``).
+    var changes: [RecordChange] {
+        saves.map { RecordChange.saved($0.record, created: $0.isNew) }
+            + deletes.map { .deleted(RecordID(recordName: $0.name, zoneID: zoneID), recordType: $0.recordType) }
+    }
 }
 
 /// Checks a zone's saves and deletes against the zone's live records.

@@ -47,9 +47,11 @@ final class SubscriptionHub: Sendable {
         return stream
     }
 
-    /// Notifies about one zone's commit.
-    func publish(_ changes: [RecordChange]) {
-        guard let zoneID = changes.first?.recordID.zoneID else { return }
+    /// Notifies about one zone's commit. `changes` lists what the commit changed, in order; it
+    /// is called only when a query subscription is listened to, at most once: a commit nobody
+    /// asks about builds no list.
+    func publish(in zoneID: ZoneID, _ changes: () -> [RecordChange]) {
+        var listed: [RecordChange]?
         deliver { subscription in
             switch subscription.kind {
             case .database, .zone(zoneID):
@@ -58,7 +60,9 @@ final class SubscriptionHub: Sendable {
                 return []
             case .query(let query, let zone, let firesOn):
                 guard zone == nil || zone == zoneID else { return [] }
-                return changes.compactMap { change in
+                let all = listed ?? changes()
+                listed = all
+                return all.compactMap { change in
                     let reason: SubscriptionNotification.Reason
                     switch change {
                     case .saved(let record, let created):
