@@ -121,6 +121,24 @@ import StorageKit
         }
     }
 
+    /// Found by the `segment-recovery` fuzz target: a batch whose last offset was 2⁶³ − 1 passed,
+    /// and `Log.repair`, listing it among the batches it moved aside, trapped on `lastOffset + 1`
+    /// (as every reader going on after it would have).
+    @Test("a batch whose offsets leave the int64 range, or whose next offset would, is refused")
+    func offsetsAtTheEndOfTheRange() throws {
+        let delta = Int64(2)  // the sample batch holds three records
+        for (base, valid) in [(Int64.max - delta - 1, true), (Int64.max - delta, false), (Int64.max, false), (-1, false)] {
+            var batch = Self.batch
+            batch.setInteger(base, at: 0)
+            let problem = Self.problem(batch)
+            if valid {
+                #expect(problem == nil, "base \(base)")
+            } else {
+                #expect(problem == .offsetsOutOfRange(baseOffset: base, lastOffsetDelta: Int32(delta)), "base \(base)")
+            }
+        }
+    }
+
     @Test("checks behind the CRC: magic, record count, LZ4 frame header, codec")
     func checksBehindTheCRC() throws {
         var badMagic = Self.batch

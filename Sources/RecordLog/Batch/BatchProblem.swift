@@ -10,6 +10,9 @@ package enum BatchProblem: Error, Sendable, Equatable, CustomStringConvertible {
     case badRecordCount(count: Int32, lastOffsetDelta: Int32)
     /// The base offset is not the one the log expects next.
     case offsetDiscontinuity(expected: Int64, found: Int64)
+    /// The batch's offsets leave the range a log's offsets lie in: 0 up to 2⁶³ − 2, so that the
+    /// offset after the batch is an `Int64` too.
+    case offsetsOutOfRange(baseOffset: Int64, lastOffsetDelta: Int32)
     /// The records section does not start with a valid LZ4 frame header.
     case badFrameHeader(String)
     /// A codec this engine does not decode.
@@ -24,6 +27,8 @@ package enum BatchProblem: Error, Sendable, Equatable, CustomStringConvertible {
             "CRC-32C mismatch: stored \(hex(stored)), computed \(hex(computed))"
         case .badRecordCount(let count, let delta): "record count \(count) does not fit last offset delta \(delta)"
         case .offsetDiscontinuity(let expected, let found): "base offset \(found), expected \(expected)"
+        case .offsetsOutOfRange(let base, let delta):
+            "base offset \(base) and last offset delta \(delta) leave the range of offsets (0 to 2^63 - 2)"
         case .badFrameHeader(let reason): "bad LZ4 frame header: \(reason)"
         case .unsupportedCodec(let codec): "unsupported compression codec \(codec)"
         }

@@ -24,10 +24,14 @@ enum BatchValidation {
         let computed = CRC32C.checksum(covered)
         guard computed == header.crc else { return .failure(.crcMismatch(stored: header.crc, computed: computed)) }
         guard header.lastOffsetDelta >= 0, header.recordCount >= 0,
-            Int64(header.recordCount) <= Int64(header.lastOffsetDelta) + 1,
-            header.baseOffset >= 0, header.baseOffset <= Int64.max - Int64(header.lastOffsetDelta)
+            Int64(header.recordCount) <= Int64(header.lastOffsetDelta) + 1
         else {
             return .failure(.badRecordCount(count: header.recordCount, lastOffsetDelta: header.lastOffsetDelta))
+        }
+        // The offset after the batch must be an Int64 too: every reader and the repair go on
+        // from `lastOffset + 1`.
+        guard header.baseOffset >= 0, header.baseOffset < Int64.max - Int64(header.lastOffsetDelta) else {
+            return .failure(.offsetsOutOfRange(baseOffset: header.baseOffset, lastOffsetDelta: header.lastOffsetDelta))
         }
         if let expectedBaseOffset, header.baseOffset != expectedBaseOffset {
             return .failure(.offsetDiscontinuity(expected: expectedBaseOffset, found: header.baseOffset))
