@@ -32,4 +32,31 @@ import Testing
         let records = try RecordBatch(bytes: small.bytes[...]).records()
         #expect(records.map(\.keyString) == ["key-5000", "key-5001", "key-5002"])
     }
+
+    @Test("a batch encoded into any buffer — too small, with room but empty, full of other bytes — holds the bytes of a fresh one", arguments: [CompressionCodec.lz4, .none])
+    func anyBufferGivesTheSameBytes(codec: CompressionCodec) throws {
+        let builder = Self.builder(0..<300, valueSize: 200)
+        let fresh = try builder.encode(compression: codec).bytes
+        var withRoom: [UInt8] = []
+        withRoom.reserveCapacity(fresh.count * 4)
+        let buffers: [(String, [UInt8])] = [
+            ("too small", [1, 2, 3]),
+            ("room, no bytes", withRoom),
+            ("room, some bytes", [UInt8](repeating: 0xAB, count: 100) + withRoom),
+            ("longer than the batch, of other bytes", [UInt8](repeating: 0xFF, count: fresh.count * 3)),
+        ]
+        for (name, buffer) in buffers {
+            let encoded = try builder.encode(compression: codec, reusing: buffer)
+            #expect(encoded.bytes == fresh, "\(name)")
+            #expect(try RecordBatch(bytes: encoded.bytes[...]).records().count == 300, "\(name)")
+        }
+    }
+
+    @Test("a batch compressed on two threads into a reused buffer is the batch compressed on one")
+    func twoThreadsIntoReusedBuffer() throws {
+        let builder = Self.builder(0..<1_000, valueSize: 400)
+        let serial = try builder.encode(compression: .lz4).bytes
+        let twoThreads = try builder.encode(compression: .lz4, reusing: [UInt8](repeating: 0xEE, count: 1 << 20), twoThreadsFrom: 0)
+        #expect(twoThreads.bytes == serial)
+    }
 }

@@ -115,6 +115,32 @@ import TestSupport
         }
     }
 
+    @Test("compressing into memory the caller holds: the frame of compress(_:), its size returned, on one thread or two", arguments: [Int.max, 0])
+    func compressIntoCallersMemory(twoThreadsFrom: Int) throws {
+        for source in [[], [7], Self.wordSoup(bytes: 3 * LZ4Frame.blockSize + 5)] {
+            let expected = try LZ4Frame.compress(source)
+            let bound = LZ4Frame.compressedBound(source.count, twoThreadsFrom: twoThreadsFrom)
+            var room = [UInt8](repeating: 0xCC, count: bound + 8)
+            let written = try source.withUnsafeBytes { source in
+                try room.withUnsafeMutableBytes {
+                    try LZ4Frame.compress(source, into: UnsafeMutableRawBufferPointer(rebasing: $0[..<bound]), twoThreadsFrom: twoThreadsFrom)
+                }
+            }
+            #expect(Array(room[..<written]) == expected, "\(source.count) bytes")
+            #expect(room[bound...].allSatisfy { $0 == 0xCC }, "nothing written past the memory given")
+        }
+    }
+
+    @Test("memory smaller than the bound is refused before anything is written")
+    func compressIntoTooLittleMemory() throws {
+        let source = Self.wordSoup(bytes: 10_000)
+        var room = [UInt8](repeating: 0xCC, count: LZ4Frame.compressedBound(source.count) - 1)
+        #expect(throws: StorageError.self) {
+            try source.withUnsafeBytes { source in try room.withUnsafeMutableBytes { try LZ4Frame.compress(source, into: $0) } }
+        }
+        #expect(room.allSatisfy { $0 == 0xCC })
+    }
+
     @Test("our frames declare independent 64 KiB blocks, no checksums, no content size", arguments: Content.allCases)
     func frameFlags(content: Content) throws {
         let frame = try LZ4Frame.compress(content.bytes)

@@ -49,13 +49,17 @@ public struct RecordBatchBuilder: Sendable {
     public mutating func append(
         key: UnsafeRawBufferPointer?, value: UnsafeRawBufferPointer?, headers: [LogHeader] = [], timestamp: Int64? = nil
     ) {
+        let time = timestamp ?? Self.now()
+        guard !headers.isEmpty else {
+            return appendRecord(key: key, value: value, timestamp: time, headerCount: 0, headers: UnsafeRawBufferPointer(start: nil, count: 0))
+        }
         // Encoded into the builder's scratch memory, taken out for the call and put back.
         var encoded: [UInt8] = []
         swap(&encoded, &headerScratch)
         encoded.removeAll(keepingCapacity: true)
         for header in headers { header.encode(into: &encoded) }
         encoded.withUnsafeBytes { encoded in
-            appendRecord(key: key, value: value, timestamp: timestamp ?? Self.now(), headerCount: headers.count, headers: encoded)
+            appendRecord(key: key, value: value, timestamp: time, headerCount: headers.count, headers: encoded)
         }
         swap(&encoded, &headerScratch)
     }
@@ -195,41 +199,61 @@ public struct RecordBatchBuilder: Sendable {
         reusing buffer: consuming [UInt8] = [], twoThreadsFrom: Int = .max
     ) throws -> EncodedBatch {
         let compression = count == 0 ? .none : requested
+        guard compression == .none || compression == .lz4 else {
+            throw LogError.malformedBatch(reason: "RecordLog writes only lz4 or uncompressed batches")
+        }
         let firstTimestamp = count == 0 ? -1 : firstTimestamp
         let maxTimestamp = count == 0 ? -1 : maxTimestamp
-        var bytes = buffer
-        bytes.removeAll(keepingCapacity: true)
-        bytes.reserveCapacity(RecordBatchHeader.size + bodySize / 2 + 64)
-        bytes.appendInteger(Int64(0))  // base offset, set at write time
-        bytes.appendInteger(Int32(0))  // batch length, patched below
-        bytes.appendInteger(partitionLeaderEpoch)
-        bytes.appendInteger(RecordBatchHeader.currentMagic)
-        bytes.appendInteger(UInt32(0))  // CRC, patched below
-        bytes.appendInteger(compression.rawValue)  // attributes: codec, CreateTime, not transactional
-        bytes.appendInteger(lastOffsetDelta)
-        bytes.appendInteger(firstTimestamp)
-        bytes.appendInteger(maxTimestamp)
-        bytes.appendInteger(Int64(-1))  // producer id
-        bytes.appendInteger(Int16(-1))  // producer epoch
-        bytes.appendInteger(Int32(-1))  // base sequence
-        bytes.appendInteger(Int32(count))
-        try storage.withUnsafeBytes { stored in
-            let body = UnsafeRawBufferPointer(rebasing: stored[..<bodySize])
-            switch compression {
-            case .none: bytes.append(contentsOf: body)
-            case .lz4:
-                try LogError.translating { try LZ4Frame.compress(body, appendingTo: &bytes, twoThreadsFrom: twoThreadsFrom) }
-            default: throw LogError.malformedBatch(reason: "RecordLog writes only lz4 or uncompressed batches")
+        let header = RecordBatchHeader.size
+        let bound = header + (compression == .lz4 ? LZ4Frame.compressedBound(bodySize, twoThreadsFrom: twoThreadsFrom) : bodySize)
+        let bytes = try [UInt8].writing(atMost: bound, reusing: buffer) { batch in
+            try storage.withUnsafeBytes { stored in
+                let body = UnsafeRawBufferPointer(rebasing: stored[..<bodySize])
+                var size = header
+                if compression == .lz4 {
+                    size += try LogError.translating {
+                        try LZ4Frame.compress(body, into: UnsafeMutableRawBufferPointer(rebasing: batch[header...]), twoThreadsFrom: twoThreadsFrom)
+                    }
+                } else if let source = body.baseAddress, let start = batch.baseAddress {
+                    (start + header).copyMemory(from: source, byteCount: body.count)
+                    size += body.count
+                }
+                var writer = HeaderWriter(batch)
+                writer.put(Int64(0))  // base offset, set at write time
+                writer.put(Int32(size - RecordBatchHeader.logOverhead))  // batch length
+                writer.put(partitionLeaderEpoch)
+                writer.put(RecordBatchHeader.currentMagic)
+                writer.put(UInt32(0))  // CRC, set below
+                writer.put(compression.rawValue)  // attributes: codec, CreateTime, not transactional
+                writer.put(lastOffsetDelta)
+                writer.put(firstTimestamp)
+                writer.put(maxTimestamp)
+                writer.put(Int64(-1))  // producer id
+                writer.put(Int16(-1))  // producer epoch
+                writer.put(Int32(-1))  // base sequence
+                writer.put(Int32(count))
+                assert(writer.position == header, "batch header size mismatch")
+                let crc = CRC32C.checksum(UnsafeRawBufferPointer(rebasing: batch[RecordBatchHeader.crcStart..<size]))
+                batch.storeBytes(of: crc.bigEndian, toByteOffset: 17, as: UInt32.self)
+                return size
             }
         }
-        bytes.setInteger(Int32(bytes.count - RecordBatchHeader.logOverhead), at: 8)
-        let crc = bytes.withUnsafeBytes {
-            CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0[RecordBatchHeader.crcStart...]))
-        }
-        bytes.setInteger(crc, at: 17)
         return EncodedBatch(
             bytes: bytes, recordCount: count, firstTimestamp: firstTimestamp, maxTimestamp: maxTimestamp,
             uncompressedSize: bodySize)
+    }
+
+    /// Writes a batch header's fields one after another, big-endian, from the start of a batch.
+    private struct HeaderWriter {
+        let batch: UnsafeMutableRawBufferPointer
+        var position = 0
+
+        init(_ batch: UnsafeMutableRawBufferPointer) { self.batch = batch }
+
+        mutating func put<T: FixedWidthInteger>(_ value: T) {
+            batch.storeBytes(of: value.bigEndian, toByteOffset: position, as: T.self)
+            position += MemoryLayout<T>.size
+        }
     }
 
     /// Empties the batch, keeping its buffer for reuse.

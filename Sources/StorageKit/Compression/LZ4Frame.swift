@@ -27,21 +27,7 @@ package enum LZ4Frame {
 
     /// Compresses `source` into one frame appended to `output`.
     package static func compress(_ source: UnsafeRawBufferPointer, appendingTo output: inout [UInt8]) throws {
-        var preferences = preferences()
-        let bound = LZ4F_compressFrameBound(source.count, &preferences)
-        let start = output.count
-        output.reserveCapacity(start + bound)
-        output.append(contentsOf: repeatElement(0, count: bound))
-        let written = output.withUnsafeMutableBytes { buffer -> Int in
-            LZ4F_compressFrame(
-                buffer.baseAddress.map { $0 + start }, bound,
-                source.baseAddress, source.count, &preferences)
-        }
-        if LZ4F_isError(written) != 0 {
-            output.removeSubrange(start...)
-            throw StorageError.malformedFrame(reason: "compression failed: \(errorName(written))")
-        }
-        output.removeSubrange((start + written)...)
+        try compress(source, appendingTo: &output, twoThreadsFrom: .max)
     }
 
     /// The bytes of a frame's header as we write it: magic, FLG, BD, header checksum.
@@ -51,31 +37,77 @@ package enum LZ4Frame {
     /// The most bytes of one block.
     static let blockSize = 64 << 10
 
-    /// Compresses `source` into one frame appended to `output`, the blocks of its second half on
-    /// a second thread when `source` holds at least `twoThreadsFrom` bytes (and two blocks).
+    /// Where a source of `count` bytes is split between two threads when two compress it from
+    /// `twoThreadsFrom` bytes on: at a block boundary, half of the blocks each; nil for one thread.
+    private static func split(_ count: Int, twoThreadsFrom: Int) -> Int? {
+        let blocks = (count + blockSize - 1) / blockSize
+        guard count >= twoThreadsFrom, blocks >= 2 else { return nil }
+        return (blocks / 2) * blockSize
+    }
+
+    /// The most bytes ``compress(_:into:twoThreadsFrom:)`` writes for `count` bytes of source.
+    package static func compressedBound(_ count: Int, twoThreadsFrom: Int = .max) -> Int {
+        var preferences = preferences()
+        guard let split = split(count, twoThreadsFrom: twoThreadsFrom) else { return LZ4F_compressFrameBound(count, &preferences) }
+        // Two frames, the second's blocks written over the first's end mark: within both bounds.
+        return LZ4F_compressFrameBound(split, &preferences) + LZ4F_compressFrameBound(count - split, &preferences)
+    }
+
+    /// Compresses `source` into one frame written at the start of `destination`, which must hold
+    /// ``compressedBound(_:twoThreadsFrom:)`` bytes, and returns the frame's size; from
+    /// `twoThreadsFrom` bytes of source (and two blocks), the blocks of its second half are
+    /// compressed on a second thread. Writing into memory the caller holds, a writer's frames
+    /// need neither a buffer of their own nor the zeroing of one.
     ///
-    /// The blocks are independent, so the frame is the same, byte for byte, as
-    /// ``compress(_:appendingTo:)`` makes on one thread: the first half is compressed as a frame
-    /// and the second as another, and the second's blocks replace the first's end mark.
-    package static func compress(_ source: UnsafeRawBufferPointer, appendingTo output: inout [UInt8], twoThreadsFrom: Int) throws {
-        let blocks = (source.count + blockSize - 1) / blockSize
-        guard source.count >= twoThreadsFrom, blocks >= 2, let base = source.baseAddress else {
-            return try compress(source, appendingTo: &output)
+    /// The blocks are independent, so the frame is the same, byte for byte, on one thread or
+    /// two: the first half is compressed as a frame and the second as another, and the second's
+    /// blocks replace the first's end mark.
+    package static func compress(
+        _ source: UnsafeRawBufferPointer, into destination: UnsafeMutableRawBufferPointer, twoThreadsFrom: Int = .max
+    ) throws -> Int {
+        guard destination.count >= compressedBound(source.count, twoThreadsFrom: twoThreadsFrom), let output = destination.baseAddress else {
+            throw StorageError.malformedFrame(reason: "compression failed: \(destination.count) bytes cannot hold the frame of \(source.count)")
         }
-        let split = (blocks / 2) * blockSize
+        guard let split = split(source.count, twoThreadsFrom: twoThreadsFrom), let base = source.baseAddress else {
+            var preferences = preferences()
+            let written = LZ4F_compressFrame(output, destination.count, source.baseAddress, source.count, &preferences)
+            if LZ4F_isError(written) != 0 { throw StorageError.malformedFrame(reason: "compression failed: \(errorName(written))") }
+            return written
+        }
         let tail = TailFrame(source: UnsafeRawBufferPointer(start: base + split, count: source.count - split))
         defer { tail.deallocate() }
-        let start = output.count
         // The second thread reads `source` and writes its own buffer until `run` returns.
+        var preferences = preferences()
+        var first = 0
         let written = try SecondThread.run({ tail.compress() }, while: {
-            try compress(UnsafeRawBufferPointer(rebasing: source[..<split]), appendingTo: &output)
+            first = LZ4F_compressFrame(output, destination.count, base, split, &preferences)
         })
-        guard LZ4F_isError(written) == 0, written >= headerSize + endMarkSize, output.count - start >= headerSize + endMarkSize else {
-            output.removeSubrange(start...)
-            throw StorageError.malformedFrame(reason: "compression failed: \(errorName(written))")
+        if LZ4F_isError(first) != 0 { throw StorageError.malformedFrame(reason: "compression failed: \(errorName(first))") }
+        if LZ4F_isError(written) != 0 { throw StorageError.malformedFrame(reason: "compression failed: \(errorName(written))") }
+        guard first >= headerSize + endMarkSize, written >= headerSize + endMarkSize else {
+            throw StorageError.malformedFrame(reason: "compression failed: a frame shorter than its header and end mark")
         }
-        output.removeLast(endMarkSize)
-        output.append(contentsOf: UnsafeRawBufferPointer(rebasing: tail.frame[headerSize..<written]))
+        let blocks = UnsafeRawBufferPointer(rebasing: tail.frame[headerSize..<written])
+        if let blocksStart = blocks.baseAddress { (output + first - endMarkSize).copyMemory(from: blocksStart, byteCount: blocks.count) }
+        return first - endMarkSize + blocks.count
+    }
+
+    /// Compresses `source` into one frame appended to `output`, the blocks of its second half on
+    /// a second thread when `source` holds at least `twoThreadsFrom` bytes (and two blocks), as
+    /// ``compress(_:into:twoThreadsFrom:)`` does.
+    package static func compress(_ source: UnsafeRawBufferPointer, appendingTo output: inout [UInt8], twoThreadsFrom: Int) throws {
+        let start = output.count
+        let bound = compressedBound(source.count, twoThreadsFrom: twoThreadsFrom)
+        output.append(contentsOf: repeatElement(0, count: bound))
+        do {
+            let written = try output.withUnsafeMutableBytes { buffer in
+                try compress(source, into: UnsafeMutableRawBufferPointer(rebasing: buffer[start...]), twoThreadsFrom: twoThreadsFrom)
+            }
+            output.removeSubrange((start + written)...)
+        } catch {
+            output.removeSubrange(start...)
+            throw error
+        }
     }
 
     /// Compresses a byte array into a new frame.

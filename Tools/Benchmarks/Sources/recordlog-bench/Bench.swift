@@ -1,7 +1,7 @@
 import Foundation
 import RecordLog
 
-// recordlog-bench [--quick] [--json FILE] [--dir DIR] [--keep] [--process-cost [--records N] [--rounds N]] [--rewrite [--records N]] [--records N] [--until W1|W2|W3|W4|W5] [--commit-cost [--preload N]] [--replay-cost DIR [--rounds N] [--singles N]] [--batch-cost [--no-views]] [--changes-cost DIR [--last N] [--rounds N] [--notes-only] [--thrash-mb N]] [--sync-cost [--records N]]
+// recordlog-bench [--quick] [--json FILE] [--dir DIR] [--keep] [--process-cost [--records N] [--rounds N]] [--rewrite [--records N]] [--records N] [--until W1|W2|W3|W4|W5] [--commit-cost [--preload N]] [--replay-cost DIR [--rounds N] [--singles N]] [--batch-cost [--no-views]] [--changes-cost DIR [--last N] [--rounds N] [--notes-only] [--thrash-mb N]] [--sync-cost [--records N]] [--encode-cost [--records N] [--rounds N]]
 // Runs every workload through RecordLog and through SQLite (GRDB), RocksDB and LMDB, in this one
 // process, and prints ours, each peer's, and the ratios against SQLite and against the best peer
 // (> 1 means RecordLog is better).
@@ -92,6 +92,12 @@ enum Bench {
             defer { try? FileManager.default.removeItem(atPath: workDirectory) }
             print(try await CommitCost.batches(directory: workDirectory, records: value(after: "--records").flatMap(Int.init) ?? 200_000,
                 views: !arguments.contains("--no-views")))
+            return
+        }
+
+        if arguments.contains("--encode-cost") {
+            print(try await EncodeCost.run(
+                rows: value(after: "--records").flatMap(Int.init) ?? 200_000, rounds: value(after: "--rounds").flatMap(Int.init) ?? 10))
             return
         }
 
@@ -350,35 +356,9 @@ enum Bench {
         log("W7 done")
 
         // W10: our encode path (record batch + LZ4 + CRC) vs liblz4 alone on the same bytes.
-        let encodeRows = min(records, 200_000)
-        let encodeInput = (0..<encodeRows).map { index in
-            let row = Dataset.row(index)
-            return (key: Array(row.name.utf8), value: Array(row.content.utf8), timestamp: row.created)
-        }
-        var encodedBytes = 0, lz4Bytes = 0
-        let w10Ours = try await Measure.seconds {
-            var builder = RecordBatchBuilder(reservingCapacity: batch * 400)
-            for start in stride(from: 0, to: encodeRows, by: batch) {
-                builder.removeAll()
-                for event in encodeInput[start..<min(start + batch, encodeRows)] {
-                    builder.append(key: event.key, value: event.value, timestamp: event.timestamp)
-                }
-                encodedBytes += builder.uncompressedSize
-                _ = try builder.encode()
-            }
-        }
-        var plain: [[UInt8]] = []
-        for start in stride(from: 0, to: encodeRows, by: batch) {
-            plain.append(encodeInput[start..<min(start + batch, encodeRows)].flatMap { $0.key + $0.value })
-        }
-        let w10Peer = try await Measure.seconds {
-            for bytes in plain {
-                lz4Bytes += bytes.count
-                _ = try LiblZ4Peer.compressFrame(bytes)
-            }
-        }
+        let w10 = try await EncodeCost.measure(EncodeCost.input(rows: min(records, 200_000)), batch: batch)
         results["W10"] = .rate(
-            ours: Double(encodedBytes) / w10Ours / 1e6, peers: ["liblz4": Double(lz4Bytes) / w10Peer / 1e6], unit: "MB/s",
+            ours: w10.oursBytesPerSecond / 1e6, peers: ["liblz4": w10.peerBytesPerSecond / 1e6], unit: "MB/s",
             note: "ours: record framing + LZ4 + CRC; peer: liblz4 on the keys and values alone")
         try ours.close()
         for peer in peers { try peer.close() }
