@@ -169,13 +169,46 @@ import TestSupport
         }
     }
 
+    /// A database whose segments roll every 4 KiB and whose zones compact automatically once
+    /// half of their sealed log is dirty.
+    static func smallSegmentDatabase(_ path: String) async throws -> Database {
+        let log = try Log(directory: path, options: LogOptions(durability: .noSyncUnsafe, segmentBytes: 4096))
+        return try await Database(
+            directory: path, log: log, maximumItemsPerRequest: 400, checkpointAfterEvents: 10_000,
+            compaction: CompactionPolicy(tombstoneRetention: .zero, dirtyRatioThreshold: 0.5), logger: .init(label: "test"))
+    }
+
+    @Test("an automatic compaction starts after the commit that makes the log dirty enough; backgroundCompactionsFinished waits for it")
+    func backgroundCompactionsFinished() async throws {
+        try await withStoreDirectory { path in
+            let database = try await Self.smallSegmentDatabase(path)
+            // One record edited again and again: every segment that rolls holds only versions
+            // the next edit replaces.
+            var record = makeRecord("edited")
+            let saves = 400
+            for round in 0..<saves {
+                record["n"] = .int64(Int64(round))
+                record["text"] = .string(String(repeating: "x", count: 64))
+                record = try await database.save(record)
+            }
+            await database.backgroundCompactionsFinished()
+            let partition = try database.zone(.default).partition
+            #expect(partition.dirtyRatio < 0.5, "a compaction ran after the last roll")
+            var events = 0
+            try partition.forEachRecord(from: partition.startOffset, to: nil) { _ in
+                events += 1
+                return true
+            }
+            #expect(events < saves / 2, "the replaced versions are gone: \(events) events left of \(saves)")
+            #expect(try await database.record(for: record.recordID)["n"] == .int64(Int64(saves - 1)))
+            try database.close()
+        }
+    }
+
     @Test("writers keep committing while a compaction runs, and lose nothing")
     func writersDuringCompaction() async throws {
         try await withStoreDirectory { path in
-            let log = try Log(directory: path, options: LogOptions(durability: .noSyncUnsafe, segmentBytes: 4096))
-            let database = try await Database(
-                directory: path, log: log, maximumItemsPerRequest: 400, checkpointAfterEvents: 10_000,
-                compaction: CompactionPolicy(tombstoneRetention: .zero, dirtyRatioThreshold: 0.5), logger: .init(label: "test"))
+            let database = try await Self.smallSegmentDatabase(path)
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for writer in 0..<4 {
                     group.addTask {
@@ -192,7 +225,7 @@ import TestSupport
                 }
                 try await group.waitForAll()
             }
-            await database.compactor.idle()
+            await database.backgroundCompactionsFinished()
             // Background compactions ran too (small segments fill and roll).
             let partition = try database.zone(.default).partition
             #expect(partition.dirtyRatio < 1)

@@ -31,23 +31,35 @@ final class ZoneCompactor: Sendable {
         guard scheduled.withLock({ $0.insert(id).inserted }) else { return }
         let options = Self.options(retention: policy.tombstoneRetention, rollingActiveSegment: false)
         queue.async { [self] in
-            defer { _ = scheduled.withLock { $0.remove(id) } }
-            do {
-                let report = try partition.compact(options)
-                logger.debug("background compaction", metadata: ["zone": "\(report.partition)", "reclaimed": "\(report.bytesReclaimed)"])
-                if report.tombstonesDropped > 0 { droppedDeletes() }
-            } catch LogError.closed {
-                return  // the database closed meanwhile: the next open finishes what was under way
-            } catch {
-                logger.warning("background compaction failed", metadata: ["zone": "\(partition.name)", "error": "\(error)"])
-            }
+            let compacted = compact(partition, options: options, droppedDeletes: droppedDeletes)
+            _ = scheduled.withLock { $0.remove(id) }
+            // Commits made while it ran found it scheduled and left it: the segments they rolled
+            // may have made the log dirty enough again.
+            if compacted { considerCompacting(partition, droppedDeletes: droppedDeletes) }
         }
     }
 
-    /// Returns once every compaction queued before the call has finished: for tests, which
-    /// must not sleep to wait for a background compaction.
+    /// One background compaction, on the queue; whether it finished.
+    private func compact(_ partition: any LogPartition, options: CompactionOptions, droppedDeletes: () -> Void) -> Bool {
+        do {
+            let report = try partition.compact(options)
+            logger.debug("background compaction", metadata: ["zone": "\(report.partition)", "reclaimed": "\(report.bytesReclaimed)"])
+            if report.tombstonesDropped > 0 { droppedDeletes() }
+            return true
+        } catch LogError.closed {
+            return false  // the database closed meanwhile: the next open finishes what was under way
+        } catch {
+            logger.warning("background compaction failed", metadata: ["zone": "\(partition.name)", "error": "\(error)"])
+            return false
+        }
+    }
+
+    /// Returns once no background compaction is queued or running, those that finishing ones
+    /// started included (``Database/backgroundCompactionsFinished()``).
     func idle() async {
-        await withCheckedContinuation { continuation in queue.async { continuation.resume() } }
+        repeat {
+            await withCheckedContinuation { continuation in queue.async { continuation.resume() } }
+        } while !scheduled.withLock({ $0.isEmpty })
     }
 
     /// Compacts `partitions` one after the other on the compaction queue, each rolled first so
