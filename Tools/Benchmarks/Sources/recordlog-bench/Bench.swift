@@ -146,10 +146,21 @@ enum Bench {
         let names = peers.map { type(of: $0).name }
         /// Each peer's figure by its name.
         func byName(_ values: [Double]) -> [String: Double] { Dictionary(uniqueKeysWithValues: zip(names, values)) }
-        /// Seconds each peer takes to run `body` on it, one after the other.
+        /// Waits, untimed, until no side has background work left (``NotesPeer/settle()``): done
+        /// before every side's turn, so that no side's deferred work — RocksDB's compactions, our
+        /// background compactions — runs in another side's measurement.
+        func settleAll() async throws {
+            await ours.settle()
+            for peer in peers { try await peer.settle() }
+        }
+        /// Seconds each peer takes to run `body` on it, one after the other, each once every
+        /// side has settled.
         func timePeers(_ body: (any NotesPeer) async throws -> Void) async throws -> [Double] {
             var times: [Double] = []
-            for peer in peers { times.append(try await Measure.seconds { try await body(peer) }) }
+            for peer in peers {
+                try await settleAll()
+                times.append(try await Measure.seconds { try await body(peer) })
+            }
             return times
         }
 
@@ -157,6 +168,7 @@ enum Bench {
         /// ten commits (so all meet the VM's swings alike); the rows are made outside the timing.
         /// Our turn ends once our views have folded its last commit (`ViewFeed` folds a large
         /// commit on a second thread after it returns): none of our work runs into a peer's turn.
+        /// Every turn starts once every side has settled (`settleAll`, untimed).
         func saveBatched(_ range: Range<Int>) async throws -> (ours: Double, peers: [Double]) {
             var timeOurs = 0.0
             var peerTimes = [Double](repeating: 0, count: peers.count)
@@ -165,6 +177,7 @@ enum Bench {
                 let commits = stride(from: turnStart, to: min(turnStart + turn, range.upperBound), by: batch).map { start in
                     (start..<min(start + batch, range.upperBound)).map(Dataset.row)
                 }
+                try await settleAll()
                 timeOurs += try await Measure.seconds {
                     for rows in commits { try await ours.saveCommit(rows) }
                     await ours.viewsCaughtUp()
@@ -193,6 +206,7 @@ enum Bench {
         // W2: one durable save per commit, one writer.
         var next = records
         let singles = (next..<(next + singleCommits)).map(Dataset.row)
+        try await settleAll()
         var syncsBefore = ours.database.syncCount
         let w2Ours = try await Measure.seconds { try await ours.saveSingly(singles, writers: 1) }
         let w2Syncs = ours.database.syncCount - syncsBefore
@@ -207,6 +221,7 @@ enum Bench {
         // W3: 16 concurrent writers, one save per commit each (the key-value peers' writers are
         // threads of their own: see `Threads`).
         let concurrent = (next..<(next + concurrentCommits)).map(Dataset.row)
+        try await settleAll()
         syncsBefore = ours.database.syncCount
         let w3Ours = try await Measure.seconds { try await ours.saveSingly(concurrent, writers: writers) }
         let w3Syncs = ours.database.syncCount - syncsBefore
@@ -238,6 +253,7 @@ enum Bench {
         for round in 0..<5 {
             for step in 0..<sides {
                 let side = (round + step) % sides
+                try await settleAll()
                 let faultsBefore = Measure.pageFaults()
                 times[side].append(
                     try await Measure.seconds {
@@ -267,15 +283,21 @@ enum Bench {
         // W5: full replay into the Notes view (no checkpoint) vs a full scan decoding every row.
         var oursReplayed = 0
         var scannedByPeers: [Int] = []
-        let w5Ours = try await Measure.seconds { oursReplayed = try ours.replay() }
+        var w5CPU = 0.0
+        try await settleAll()
+        let w5Faults = Measure.pageFaults()
+        let w5Ours = try await Measure.seconds { w5CPU = try await Measure.cpuSeconds { oursReplayed = try ours.replay() } }
+        let w5OursFaults = Measure.pageFaults() - w5Faults
         let w5Peers = try await timePeers { scannedByPeers.append(try await $0.replay()) }
         results["W5"] = .rate(
-            ours: Double(oursReplayed) / w5Ours, peers: byName(zip(scannedByPeers, w5Peers).map { Double($0) / $1 }), unit: "records/s")
+            ours: Double(oursReplayed) / w5Ours, peers: byName(zip(scannedByPeers, w5Peers).map { Double($0) / $1 }), unit: "records/s",
+            note: String(format: "ours: %.0f ms, %.0f ms of CPU (every thread of the process), %d page faults", w5Ours * 1000, w5CPU * 1000, w5OursFaults))
         log("W5 done")
         if stopping(after: "W5") { return }
 
         // W8: bytes on disk (closed: the log with its checkpoint, SQLite after its WAL checkpoint,
-        // RocksDB with its WAL and SST files, LMDB's data and lock files).
+        // RocksDB with its WAL and SST files, LMDB's data and lock files), each side settled.
+        try await settleAll()
         try ours.close()
         for peer in peers { try peer.close() }
         let contentBytes = (0..<next).reduce(0) { $0 + Dataset.row($1).content.utf8.count }
@@ -344,6 +366,7 @@ enum Bench {
         let rounds = 50
         var foundOurs = 0
         var foundByPeers: [Int] = []
+        try await settleAll()
         let w7Ours = try await Measure.seconds { for round in 0..<rounds { foundOurs = try await ours.fetchFolder(round % Dataset.folderCount) } }
         let w7Peers = try await timePeers { peer in
             var found = 0

@@ -211,6 +211,9 @@ final class LMDBPeer: NotesPeer, @unchecked Sendable {
     /// shrinks (a compacting copy, `mdb_env_copy2`, is a backup, not something done in place).
     func compact() async throws -> Bool { false }
 
+    /// Nothing to wait for: LMDB has no thread of its own, and a commit is done when it returns.
+    func settle() async throws {}
+
     func close() throws { mdb_env_close(environment) }
 
     func reopen() throws {

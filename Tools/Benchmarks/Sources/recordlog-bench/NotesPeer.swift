@@ -26,6 +26,10 @@ protocol NotesPeer: AnyObject, Sendable {
     /// Runs the engine's own compaction to its end (SQLite `VACUUM`, RocksDB a manual
     /// compaction of every key); false when the engine has none (LMDB). The rewrite workload's.
     func compact() async throws -> Bool
+    /// Returns once the engine's own background work — flushes and compactions its writes left
+    /// it — is done, or has gone on for `settleLimit`. Called, untimed, before every side's
+    /// turn: whichever side's deferred work it is, it runs in no other side's measurement.
+    func settle() async throws
 
     func close() throws
     func reopen() throws
@@ -34,6 +38,9 @@ protocol NotesPeer: AnyObject, Sendable {
     /// Opens an existing store without writing anything (W6/W9's child process).
     static func openExisting(path: String) throws -> Self
 }
+
+/// The longest ``NotesPeer/settle()`` waits for an engine's background work.
+let settleLimit = Duration.seconds(120)
 
 /// An error a key-value peer's C library reported, with its message.
 struct PeerError: Error, CustomStringConvertible {

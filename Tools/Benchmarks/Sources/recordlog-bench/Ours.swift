@@ -62,6 +62,13 @@ final class Ours: @unchecked Sendable {
         await manager?.notes.read { _ in }
     }
 
+    /// Returns once the Notes views have folded every commit and no background compaction is
+    /// queued or running (``NotesPeer/settle()``'s counterpart on our side).
+    func settle() async {
+        await viewsCaughtUp()
+        await database.backgroundCompactionsFinished()
+    }
+
     /// Saves each row as its own commit, from `writers` concurrent tasks.
     func saveSingly(_ rows: [Dataset.Row], writers: Int) async throws {
         let database = self.database

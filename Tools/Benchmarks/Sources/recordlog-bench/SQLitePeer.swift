@@ -128,6 +128,10 @@ final class SQLitePeer: NotesPeer, @unchecked Sendable {
         return true
     }
 
+    /// Nothing to wait for: SQLite has no thread of its own; its WAL checkpoints run in the
+    /// connection that commits, in that side's time.
+    func settle() async throws {}
+
     func close() throws { try pool.close() }
 
     /// A peer over an open pool (`ProcessCost`'s reader opens its pool read-only).
