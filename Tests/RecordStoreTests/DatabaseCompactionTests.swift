@@ -205,6 +205,52 @@ import TestSupport
         }
     }
 
+    @Test("a zone that only ever created records is not compacted in the background, before or after a reopen; its first edit makes it due")
+    func insertOnlyZoneIsLeftAlone() async throws {
+        try await withStoreDirectory { path in
+            /// Creates `count` records named from `first` on, one commit each: every commit may roll a 4 KiB segment.
+            func create(_ database: Database, from first: Int, count: Int) async throws {
+                for index in first..<(first + count) {
+                    var record = makeRecord("created-\(index)")
+                    record["text"] = .string(String(repeating: "x", count: 64))
+                    _ = try await database.save(record)
+                }
+            }
+            var database = try await Self.smallSegmentDatabase(path)
+            try await create(database, from: 0, count: 200)
+            await database.backgroundCompactionsFinished()
+            #expect(try database.zone(.default).partition.dirtyRatio == 1, "never compacted: every sealed segment is dirty")
+            try database.close()
+
+            // Reopened from the checkpoint the close wrote: its counts show that nothing in the
+            // log it covers was replaced.
+            database = try await Self.smallSegmentDatabase(path)
+            #expect(database.openReport.zonesFromSnapshot == 1)
+            try await create(database, from: 200, count: 200)
+            await database.backgroundCompactionsFinished()
+            #expect(try database.zone(.default).partition.dirtyRatio == 1, "still never compacted")
+            try database.close()
+
+            // Reopened without a checkpoint: the replay from the log's start sees every event.
+            try FileManager.default.removeItem(atPath: path + "/snapshots")
+            database = try await Self.smallSegmentDatabase(path)
+            #expect(database.openReport.zonesFromSnapshot == 0)
+            try await create(database, from: 400, count: 100)
+            await database.backgroundCompactionsFinished()
+            #expect(try database.zone(.default).partition.dirtyRatio == 1, "still never compacted")
+
+            // One edit: the next commits find the log due, and it is compacted.
+            var edited = try await database.record(for: RecordID(recordName: "created-0"))
+            edited["text"] = .string("edited")
+            _ = try await database.save(edited)
+            try await create(database, from: 500, count: 40)
+            await database.backgroundCompactionsFinished()
+            #expect(try database.zone(.default).partition.dirtyRatio < 0.5, "compacted once a version was replaced")
+            #expect(try await database.record(for: RecordID(recordName: "created-0"))["text"] == .string("edited"))
+            try database.close()
+        }
+    }
+
     @Test("writers keep committing while a compaction runs, and lose nothing")
     func writersDuringCompaction() async throws {
         try await withStoreDirectory { path in

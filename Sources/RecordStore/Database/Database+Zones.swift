@@ -128,6 +128,13 @@ extension Database {
                 zone.deleted = saved.deleted
                 from = max(saved.covered.offset, from)
                 report.zonesFromSnapshot += 1
+                // Nothing the checkpoint covers was replaced or deleted when each of its offsets
+                // created one of its live records: a replaced version, a delete or a gap left by
+                // a compaction is an offset without a live record of its own.
+                zone.mayHoldReplacedEvents = Int64(zone.records.count) != saved.covered.offset - zone.partition.startOffset
+            } else {
+                // Replayed from the log's start: the state sees every event it holds.
+                zone.mayHoldReplacedEvents = false
             }
             try zone.partition.forEachRecordInPlace(from: from, to: end, cached: false) { event in
                 try zone.apply(event)

@@ -20,11 +20,18 @@ struct ZoneState: Sendable {
     /// How far the state has replayed the partition: what a read-only database's `refresh()`
     /// replays from (a writer's state moves with its own commits and does not keep it).
     var replayedEnd: Int64 = 0
+    /// Whether the zone's log may hold an event that a compaction could remove: a version a
+    /// later save replaced, a delete, or an event this state has not applied (a log it did not
+    /// replay from its start). False while every event since the log's start created a record:
+    /// an insert-only log, which a compaction would read whole to remove nothing, is left alone
+    /// by the automatic policy (``Database/publish(_:)``).
+    var mayHoldReplacedEvents: Bool
 
     init(zoneID: ZoneID, partition: any LogPartition, incarnation: Int64) {
         self.zoneID = zoneID
         self.partition = partition
         self.incarnation = incarnation
+        mayHoldReplacedEvents = partition.endOffset > partition.startOffset
     }
 
     /// Records a save of `record` at `offset`; `targets` are its cascade targets and `nameHash`
@@ -34,11 +41,13 @@ struct ZoneState: Sendable {
         let previousType = records.save(
             name: name, hash: nameHash, recordType: record.recordType, offset: offset, creationMillis: RecordEntry.millis(record.creationDate),
             targets: targets ?? record.cascadeTargets())
+        if previousType != nil { mayHoldReplacedEvents = true }
         indexes.didSave(name: name, recordType: record.recordType, previousType: previousType, record: record)
     }
 
     /// Records a delete of `name` at `offset`.
     mutating func applyDelete(name: String, offset: Int64) {
+        mayHoldReplacedEvents = true
         guard let recordType = records.delete(name: name) else { return }
         deleted.recordDelete(of: name, at: offset)
         indexes.didDelete(name: name, recordType: recordType)
@@ -59,6 +68,7 @@ struct ZoneState: Sendable {
             applyDelete(name: name, offset: event.offset)
             ownHeaders = 2
         default:
+            mayHoldReplacedEvents = true
             return
         }
         if event.headerCount > ownHeaders, let token = event.headerValue(StoredEvent.clientChangeTokenHeader) {
