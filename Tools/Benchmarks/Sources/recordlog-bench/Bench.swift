@@ -1,7 +1,7 @@
 import Foundation
 import RecordLog
 
-// recordlog-bench [--quick] [--json FILE] [--dir DIR] [--keep] [--process-cost [--records N] [--rounds N]] [--rewrite [--records N]] [--records N] [--until W1|W2|W3|W4|W5] [--commit-cost [--preload N]] [--replay-cost DIR [--rounds N] [--singles N]] [--batch-cost [--no-views]] [--changes-cost DIR [--last N] [--rounds N] [--notes-only] [--thrash-mb N]] [--sync-cost [--records N]] [--encode-cost [--records N] [--rounds N]]
+// recordlog-bench [--quick] [--json FILE] [--dir DIR] [--keep] [--process-cost [--records N] [--rounds N]] [--rewrite [--records N]] [--records N] [--until W1|W2|W3|W4|W5] [--commit-cost [--preload N]] [--replay-cost DIR [--rounds N] [--singles N]] [--batch-cost [--no-views] [--fsync]] [--changes-cost DIR [--last N] [--rounds N] [--notes-only] [--thrash-mb N]] [--sync-cost [--records N]] [--encode-cost [--records N] [--rounds N]]
 // Runs every workload through RecordLog and through SQLite (GRDB), RocksDB and LMDB, in this one
 // process, and prints ours, each peer's, and the ratios against SQLite and against the best peer
 // (> 1 means RecordLog is better).
@@ -91,7 +91,7 @@ enum Bench {
             try FileManager.default.createDirectory(atPath: workDirectory, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(atPath: workDirectory) }
             print(try await CommitCost.batches(directory: workDirectory, records: value(after: "--records").flatMap(Int.init) ?? 200_000,
-                views: !arguments.contains("--no-views")))
+                views: !arguments.contains("--no-views"), durable: arguments.contains("--fsync")))
             return
         }
 
