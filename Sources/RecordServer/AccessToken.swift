@@ -4,12 +4,18 @@ import Foundation
 /// A database's bearer token: 256 random bits, given to its owner once and kept by the server
 /// only as a SHA-256 digest, compared in constant time.
 package enum AccessToken {
-    /// A new random token: 32 bytes from the system's cryptographic generator (`getrandom`), as
-    /// base64url without padding (43 characters, safe in a header, a URL or a shell).
+    /// What every token starts with: a token never starts with "-", which a command line would
+    /// take for an option (one base64url token in 64 did: `notes sync --token -…` failed), and
+    /// a token is recognisable where it should not be (a log, a commit).
+    package static let prefix = "rl_"
+
+    /// A new random token: ``prefix``, then 32 bytes from the system's cryptographic generator
+    /// (`getrandom`) as base64url without padding (46 characters in all, safe in a header, a URL,
+    /// a shell and a command line's option).
     package static func generate() -> String {
         var generator = SystemRandomNumberGenerator()
         let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        return Data(bytes).base64EncodedString()
+        return prefix + Data(bytes).base64EncodedString()
             .replacingOccurrences(of: "+", with: "-")
             .replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")

@@ -49,6 +49,13 @@ import Testing
         #expect(wrong.status == 1)
         #expect(wrong.errorText.contains("refused the token"), "\(wrong.errorText)")
         #expect(Self.snapshot(b) == before)
+        // A token that starts with "-" (as one base64url token in 64 issued before tokens had
+        // their prefix did) is the option's value, not an option: refused by the server, not a
+        // usage error.
+        let dashed = try await Self.notes(["--store", b, "sync", "--remote", url, "--database", "notes", "--token", "-" + token.dropFirst(3)])
+        #expect(dashed.status == 1, "\(dashed.errorText)")
+        #expect(dashed.errorText.contains("refused the token"), "\(dashed.errorText)")
+        #expect(Self.snapshot(b) == before)
         // No token at all: a usage error, nothing written; a store that does not exist is not created.
         let missing = try await Self.notes(["--store", b, "sync", "--remote", url, "--database", "notes"], environment: ["RECORDLOG_TOKEN": ""])
         #expect(missing.status != 0 && missing.errorText.contains("token"), "\(missing.errorText)")

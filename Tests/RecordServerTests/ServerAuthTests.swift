@@ -78,12 +78,27 @@ import Testing
         try await server.stopAndRemove()
     }
 
+    @Test("a token is the prefix and 43 base64url characters: it never starts with \"-\", which a command line takes for an option")
+    func tokenAlphabet() {
+        let alphabet = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+        var tokens = Set<String>()
+        for _ in 0..<2_000 {
+            let token = AccessToken.generate()
+            #expect(token.hasPrefix(AccessToken.prefix) && !token.hasPrefix("-"))
+            #expect(token.dropFirst(AccessToken.prefix.count).count == 43)
+            #expect(token.dropFirst(AccessToken.prefix.count).allSatisfy(alphabet.contains), "\(token)")
+            tokens.insert(token)
+        }
+        #expect(tokens.count == 2_000)
+    }
+
     @Test("the token file holds digests only; tokens are 256 random bits; names are checked")
     func tokenFile() async throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("RecordServerTests-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: root) }
         let token = try await DatabaseRoot(path: root).createDatabase("notes")
-        #expect(token.count == 43)
+        #expect(token.count == 46)
+        #expect(token.hasPrefix(AccessToken.prefix))
         let file = try String(contentsOfFile: root + "/tokens", encoding: .utf8)
         #expect(!file.contains(token))
         #expect(file.hasPrefix("notes "))

@@ -198,7 +198,8 @@ struct Sync: AsyncParsableCommand {
     @ParentCommand var parent: NotesCommand
     @Option(help: "The store directory, or the server URL (http://HOST:PORT), to sync with.") var remote: String
     @Option(help: "With a server URL: the database's name.") var database: String?
-    @Option(help: "With a server URL: the database's token (default: $RECORDLOG_TOKEN).") var token: String?
+    // Unconditional: a token issued before tokens had their prefix may start with "-".
+    @Option(parsing: .unconditional, help: "With a server URL: the database's token (default: $RECORDLOG_TOKEN).") var token: String?
 
     func validate() throws {
         do {

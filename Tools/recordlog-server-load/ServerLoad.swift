@@ -19,7 +19,8 @@ struct ServerLoad: AsyncParsableCommand {
 
     @Option(help: "The server's URL.") var url: String
     @Option(help: "The database.") var database = "notes"
-    @Option(help: "The database's token (default: $RECORDLOG_TOKEN).") var token: String?
+    // Unconditional: a token issued before tokens had their prefix may start with "-".
+    @Option(parsing: .unconditional, help: "The database's token (default: $RECORDLOG_TOKEN).") var token: String?
     @Option(help: "Concurrent clients.") var clients = 8
     @Option(help: "Seconds of load.") var seconds = 10.0
     @Option(help: "Push round trips to time.") var pushSamples = 100
