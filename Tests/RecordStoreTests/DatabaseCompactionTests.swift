@@ -178,8 +178,8 @@ import TestSupport
             compaction: CompactionPolicy(tombstoneRetention: .zero, dirtyRatioThreshold: 0.5), logger: .init(label: "test"))
     }
 
-    @Test("an automatic compaction starts after the commit that makes the log dirty enough; backgroundCompactionsFinished waits for it")
-    func backgroundCompactionsFinished() async throws {
+    @Test("an automatic compaction starts after the commit that makes the log dirty enough, and again when commits made while it ran left the log dirty")
+    func backgroundCompactionFollowsUp() async throws {
         try await withStoreDirectory { path in
             let database = try await Self.smallSegmentDatabase(path)
             // One record edited again and again: every segment that rolls holds only versions
@@ -191,7 +191,7 @@ import TestSupport
                 record["text"] = .string(String(repeating: "x", count: 64))
                 record = try await database.save(record)
             }
-            await database.backgroundCompactionsFinished()
+            await database.compactor.idle()
             let partition = try database.zone(.default).partition
             #expect(partition.dirtyRatio < 0.5, "a compaction ran after the last roll")
             var events = 0
@@ -218,7 +218,7 @@ import TestSupport
             }
             var database = try await Self.smallSegmentDatabase(path)
             try await create(database, from: 0, count: 200)
-            await database.backgroundCompactionsFinished()
+            await database.compactor.idle()
             #expect(try database.zone(.default).partition.dirtyRatio == 1, "never compacted: every sealed segment is dirty")
             try database.close()
 
@@ -227,7 +227,7 @@ import TestSupport
             database = try await Self.smallSegmentDatabase(path)
             #expect(database.openReport.zonesFromSnapshot == 1)
             try await create(database, from: 200, count: 200)
-            await database.backgroundCompactionsFinished()
+            await database.compactor.idle()
             #expect(try database.zone(.default).partition.dirtyRatio == 1, "still never compacted")
             try database.close()
 
@@ -236,7 +236,7 @@ import TestSupport
             database = try await Self.smallSegmentDatabase(path)
             #expect(database.openReport.zonesFromSnapshot == 0)
             try await create(database, from: 400, count: 100)
-            await database.backgroundCompactionsFinished()
+            await database.compactor.idle()
             #expect(try database.zone(.default).partition.dirtyRatio == 1, "still never compacted")
 
             // One edit: the next commits find the log due, and it is compacted.
@@ -244,7 +244,7 @@ import TestSupport
             edited["text"] = .string("edited")
             _ = try await database.save(edited)
             try await create(database, from: 500, count: 40)
-            await database.backgroundCompactionsFinished()
+            await database.compactor.idle()
             #expect(try database.zone(.default).partition.dirtyRatio < 0.5, "compacted once a version was replaced")
             #expect(try await database.record(for: RecordID(recordName: "created-0"))["text"] == .string("edited"))
             try database.close()
@@ -271,7 +271,7 @@ import TestSupport
                 }
                 try await group.waitForAll()
             }
-            await database.backgroundCompactionsFinished()
+            await database.compactor.idle()
             // Background compactions ran too (small segments fill and roll).
             let partition = try database.zone(.default).partition
             #expect(partition.dirtyRatio < 1)

@@ -30,20 +30,6 @@ extension Database {
         return reports
     }
 
-    /// Returns once no background compaction is queued or running: those an automatic
-    /// ``CompactionPolicy`` starts after a commit, on the database's compaction queue, and the
-    /// one a finishing compaction starts when commits made meanwhile left the log dirty enough
-    /// again. Commits go on meanwhile, and may start more. For a caller that wants the
-    /// database's own work off the disk and the CPU: before measuring the store's size, or
-    /// before timing something else on the same machine.
-    ///
-    /// ```swift
-    /// await database.backgroundCompactionsFinished()
-    /// ```
-    public func backgroundCompactionsFinished() async {
-        await compactor.idle()
-    }
-
     /// The compaction policy the database was opened with.
     public var compactionPolicy: CompactionPolicy { compactor.policy }
 }

@@ -55,7 +55,7 @@ final class ZoneCompactor: Sendable {
     }
 
     /// Returns once no background compaction is queued or running, those that finishing ones
-    /// started included (``Database/backgroundCompactionsFinished()``).
+    /// started included: for tests, which must not sleep to wait for a background compaction.
     func idle() async {
         repeat {
             await withCheckedContinuation { continuation in queue.async { continuation.resume() } }

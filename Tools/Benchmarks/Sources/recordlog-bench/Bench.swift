@@ -148,7 +148,7 @@ enum Bench {
         func byName(_ values: [Double]) -> [String: Double] { Dictionary(uniqueKeysWithValues: zip(names, values)) }
         /// Waits, untimed, until no side has background work left (``NotesPeer/settle()``): done
         /// before every side's turn, so that no side's deferred work — RocksDB's compactions, our
-        /// background compactions — runs in another side's measurement.
+        /// views' folds — runs in another side's measurement.
         func settleAll() async throws {
             await ours.settle()
             for peer in peers { try await peer.settle() }

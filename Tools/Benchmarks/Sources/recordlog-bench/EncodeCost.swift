@@ -84,10 +84,7 @@ enum EncodeCost {
             encodes += clock.now - appended
             appends += appended - began
         }
-        func seconds(_ duration: Duration) -> Double {
-            Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-        }
-        return (seconds(appends), seconds(encodes))
+        return (Measure.seconds(of: appends), Measure.seconds(of: encodes))
     }
 
     /// `--encode-cost [--records N] [--rounds R]`: W10 `rounds` times, a line each.

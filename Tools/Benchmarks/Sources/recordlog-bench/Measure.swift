@@ -7,8 +7,12 @@ enum Measure {
         let clock = ContinuousClock()
         let start = clock.now
         try await body()
-        let elapsed = clock.now - start
-        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        return seconds(of: clock.now - start)
+    }
+
+    /// A duration in seconds.
+    static func seconds(of duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     /// Seconds of CPU the whole process (every thread) spent running `body`: unlike the wall

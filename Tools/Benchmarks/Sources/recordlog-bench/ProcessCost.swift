@@ -90,7 +90,7 @@ enum ProcessCost {
                 }
                 for child in children { try child.wait() }
                 let elapsed = ContinuousClock.now - start
-                walls[side, default: []].append(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+                walls[side, default: []].append(Measure.seconds(of: elapsed))
                 totals[side] = try await count(side, path: path)
                 try? FileManager.default.removeItem(atPath: path)
                 for suffix in ["-wal", "-shm"] where side == "sqlite" { try? FileManager.default.removeItem(atPath: path + suffix) }

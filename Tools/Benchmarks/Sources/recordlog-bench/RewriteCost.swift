@@ -198,7 +198,7 @@ enum RewriteCost {
             duringW4.append(times)
             duringW2.append(w2)
             overlaps.append(
-                "\((["ours"] + names)[side]) " + String(format: "%.2f s of fetches and commits, its compaction %.2f s", Self.seconds(measured), Self.seconds(total))
+                "\((["ours"] + names)[side]) " + String(format: "%.2f s of fetches and commits, its compaction %.2f s", Measure.seconds(of: measured), Measure.seconds(of: total))
                     + (compactionEnd < measuredEnd ? " (it finished first)" : ""))
         }
         let compactingSides = (0..<peers.count).filter { duringW2[$0 + 1] != nil }
@@ -228,9 +228,5 @@ enum RewriteCost {
             machine: machine,
             parameters: ["records": records, "editedNotes": half.count, "editRounds": editRounds, "singleCommits": singleCommits, "batch": batch],
             workloads: results)
-    }
-
-    private static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }
