@@ -164,12 +164,7 @@ extension Database {
     /// feeds of the views whose fold was queued.
     private func fold(_ plan: borrowing ZonePlan, into views: [ViewSink], inBackground: Bool) -> [ViewFeed] {
         guard !views.isEmpty else { return [] }
-        var events: [ViewEvent] = []
-        events.reserveCapacity(plan.saves.count + plan.deletes.count)
-        for index in plan.saves.indices { events.append(.saved(plan.saves[index].record)) }
-        for delete in plan.deletes {
-            events.append(.deleted(RecordID(recordName: delete.name, zoneID: plan.zoneID), recordType: delete.recordType))
-        }
+        let events = ViewFoldEvents.written(plan)
         var queued: [ViewFeed] = []
         for view in views where view.fold(events, inBackground) { queued.append(view.feed) }
         return queued
@@ -181,10 +176,11 @@ extension Database {
         let fileLater = plan.saves.count >= tuning.lazySaveResultsItems
         if fileLater { results.fileSavedLater(plan.saves) }
         for index in plan.saves.indices {
-            let record = plan.saves[index].record
+            // Read where the plan holds it: a copy of each record cost a retain and a release.
             zone.applySave(
-                record, offset: plan.firstOffset + Int64(index), targets: plan.saves[index].targets, nameHash: plan.saves[index].nameHash)
-            if !fileLater { results.saveResults[record.recordID] = .success(record) }
+                plan.saves[index].record, offset: plan.firstOffset + Int64(index), targets: plan.saves[index].targets,
+                nameHash: plan.saves[index].nameHash)
+            if !fileLater { results.saveResults[plan.saves[index].record.recordID] = .success(plan.saves[index].record) }
         }
         // Requests delete few records or many: a set keeps telling them apart linear.
         let requestedDeletes = plan.requestedDeletes.isEmpty ? [] : Set(plan.requestedDeletes)

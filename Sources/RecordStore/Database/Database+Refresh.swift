@@ -63,7 +63,7 @@ extension Database {
             // Deleted, or deleted and created again (another incarnation): gone with its records.
             for (zoneID, zone) in state.zones where registry.live[zoneID.zoneName] != zone.incarnation {
                 state.zones[zoneID] = nil
-                for view in state.views { _ = view.fold([.zoneDeleted(zoneID)], false) }
+                for view in state.views { _ = view.fold(.listed([.zoneDeleted(zoneID)]), false) }
                 zoneChanges.append((zoneID, true))
             }
             // Created, once the writer has made its directory.
@@ -83,7 +83,7 @@ extension Database {
                     // the log, the zone tells what it lost (FORMAT.md §7.5).
                     let (rebuilt, changes, events) = try zone.rebuiltFromLog(to: end)
                     zone = rebuilt
-                    if !events.isEmpty { for view in state.views { _ = view.fold(events, false) } }
+                    if !events.isEmpty { for view in state.views { _ = view.fold(.listed(events), false) } }
                     if !changes.isEmpty { recordChanges.append((zoneID, changes)) }
                     continue
                 }
@@ -98,7 +98,7 @@ extension Database {
                 }
                 zone.replayedEnd = end
                 // Whole commits only: the partition ends on a commit's boundary (the writer's mark).
-                if !events.isEmpty { for view in state.views { _ = view.fold(events, false) } }
+                if !events.isEmpty { for view in state.views { _ = view.fold(.listed(events), false) } }
                 if !changes.isEmpty { recordChanges.append((zoneID, changes)) }
             }
         }

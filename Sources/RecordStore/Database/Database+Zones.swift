@@ -51,7 +51,7 @@ extension Database {
             batch.append(key: name, value: nil, headers: StoredEvent.headers(.deleteZone))
             let pending = try system.appendWithoutWaiting(batch.encode())
             state.zones[zoneID] = nil
-            for view in state.views { _ = view.fold([.zoneDeleted(zoneID)], false) }
+            for view in state.views { _ = view.fold(.listed([.zoneDeleted(zoneID)]), false) }
             return pending
         }
         try await pending.durable()

@@ -47,7 +47,7 @@ struct ViewSink: Sendable {
     /// commit whole or not at all): after the folds queued before it, on the view's own queue
     /// when the second argument is true or folds are queued, else now (``ViewFeed``). Returns
     /// whether the fold was queued.
-    let fold: @Sendable (_ events: [ViewEvent], _ inBackground: Bool) -> Bool
+    let fold: @Sendable (_ events: ViewFoldEvents, _ inBackground: Bool) -> Bool
     /// Hands the view's commits over (``ViewFeed``): a writer awaits its queued folds there.
     let feed: ViewFeed
     /// Takes the view as it is now (a copy-on-write copy, under the view's lock) and returns what
@@ -63,7 +63,7 @@ struct ViewSink: Sendable {
         fold = { events, inBackground in
             @Sendable func apply() {
                 handle.box.withLock { view in
-                    for event in events { view.apply(event) }
+                    events.forEach { view.apply($0) }
                 }
             }
             // A small commit's fold forms no escaping closure when nothing is queued: it runs on
