@@ -45,10 +45,12 @@ extension RecordCodec {
         appendShortString(record.recordType, to: &buffer)
         appendSystemFields(of: record, to: &buffer)
         buffer.appendUnsignedVarint(UInt64(record.fields.count))
-        for field in record.fields {
-            appendShortString(field.key, to: &buffer)
-            buffer.append(Tag(field.value.kind).rawValue)
-            appendPayload(of: field.value, to: &buffer)
+        // By index: `for field in record.fields` copied every field out of the array (retains
+        // and releases of its key and value).
+        for index in record.fields.indices {
+            appendShortString(record.fields[index].key, to: &buffer)
+            buffer.append(Tag(record.fields[index].value.kind).rawValue)
+            appendPayload(of: record.fields[index].value, to: &buffer)
         }
     }
 

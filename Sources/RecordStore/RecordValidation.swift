@@ -27,7 +27,12 @@ extension Record {
                     "Field key \"\(fields[index].key)\" is invalid: \(problem.reason). Use a key of at most "
                         + "\(RecordLimits.maximumFieldKeyLength) characters that starts with an ASCII letter and has only letters, digits and underscores.")
             }
-            try validate(fields[index].value, key: fields[index].key, depth: 0)
+            // Read in place: a value of a kind with nothing to check is not copied out of the
+            // array (a retain and a release of its storage each).
+            switch fields[index].value {
+            case .string, .int64, .double, .bool, .bytes: continue
+            default: try validate(fields[index].value, key: fields[index].key, depth: 0)
+            }
         }
         try validateSystemFields()
     }
@@ -92,12 +97,17 @@ extension Record {
         if let author = syncAuthor, author.device.count > RecordLimits.maximumNameLength {
             throw invalid("The sync author's device identity is \(author.device.count) bytes long, more than \(RecordLimits.maximumNameLength).")
         }
-        for tag in [recordChangeTag, syncChangeTag] {
-            if let tag, tag.utf8.count > RecordLimits.maximumNameLength {
-                throw invalid(
-                    "The change tag is \(tag.utf8.count) bytes long, more than \(RecordLimits.maximumNameLength); "
-                        + "it was not set by this store. Fetch the record again.")
-            }
+        try validateChangeTag(recordChangeTag)
+        try validateChangeTag(syncChangeTag)
+    }
+
+    /// One call per tag, not a loop over an array of both: that array was an allocation per
+    /// saved record.
+    private func validateChangeTag(_ tag: String?) throws(RecordStoreError) {
+        if let tag, tag.utf8.count > RecordLimits.maximumNameLength {
+            throw invalid(
+                "The change tag is \(tag.utf8.count) bytes long, more than \(RecordLimits.maximumNameLength); "
+                    + "it was not set by this store. Fetch the record again.")
         }
     }
 

@@ -44,7 +44,14 @@ extension Record {
     func cascadeTargets() -> CascadeTargets {
         var first: String?
         var others: [String] = []
-        for field in fields { Self.collectCascadeTargets(field.value, first: &first, others: &others) }
+        // By index, and only references and lists handed on: `for field in fields` copied every
+        // field's value out of the array (a retain and a release of its storage each).
+        for index in fields.indices {
+            switch fields[index].value {
+            case .reference, .list: Self.collectCascadeTargets(fields[index].value, first: &first, others: &others)
+            default: continue
+            }
+        }
         guard let first else { return CascadeTargets() }
         // One entry per target, however often the record names it.
         return others.isEmpty ? CascadeTargets(single: first) : CascadeTargets([first] + others)

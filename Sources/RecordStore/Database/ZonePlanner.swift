@@ -254,8 +254,10 @@ struct ZonePlanner {
         }
         var total = 64 + record.recordType.utf8.count + max(ChangeTag.longest.utf8.count, record.recordChangeTag?.utf8.count ?? 0)
             + (record.syncChangeTag?.utf8.count ?? 0) + (record.syncAuthor.map { 12 + $0.device.count } ?? 0)
-        for field in record.fields {
-            total += 12 + field.key.utf8.count + bound(field.value)
+        // By index: `for field in record.fields` copied every field out of the array (retains
+        // and releases of its key and value).
+        for index in record.fields.indices {
+            total += 12 + record.fields[index].key.utf8.count + bound(record.fields[index].value)
         }
         return total
     }
