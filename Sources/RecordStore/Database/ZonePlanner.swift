@@ -101,36 +101,36 @@ struct ZonePlanner {
         // points to failed to save.
         while true {
             // The names saved in this request: built only when a delete or a missing target needs them.
-            let saves = plan.saves
             var built: Set<String>?
             func savedNames() -> Set<String> {
-                let names = built ?? Set(saves.map(\.record.recordID.recordName))
+                let names = built ?? Set(plan.saves.map(\.record.recordID.recordName))
                 built = names
                 return names
             }
             let cascade = deleted.isEmpty ? [] : cascadeOf(deleted, zone: zone, saved: savedNames())
-            var newFailure = false
             // Saves in one request mostly point to the same few records (a folder): the last
-            // target found live is not looked up again.
+            // target found live is not looked up again. The saves are only read here, and removed
+            // below only when one fails: removing while a copy of the array was alive copied
+            // every planned record.
             var lastLiveTarget: String?
-            plan.saves.removeAll { save in
-                // A sync write applies the remote's records as they come: a target may come in a
-                // later page.
-                guard mode == .app else { return false }
-                for target in save.targets {
+            var failed: [Int] = []
+            // A sync write applies the remote's records as they come: a target may come in a
+            // later page.
+            for index in plan.saves.indices where mode == .app {
+                for target in plan.saves[index].targets {
                     let isLive = target == lastLiveTarget || zone.records[target] != nil
                     if isLive { lastLiveTarget = target }
                     let exists = (isLive || savedNames().contains(target)) && !cascade.contains(target)
                     if !exists {
-                        plan.failures[save.record.recordID] = .referenceViolation(
-                            from: save.record.recordID, to: RecordID(recordName: target, zoneID: zoneID))
-                        newFailure = true
-                        return true
+                        let id = plan.saves[index].record.recordID
+                        plan.failures[id] = .referenceViolation(from: id, to: RecordID(recordName: target, zoneID: zoneID))
+                        failed.append(index)
+                        break
                     }
                 }
-                return false
             }
-            if !newFailure {
+            for index in failed.reversed() { plan.saves.remove(at: index) }
+            if failed.isEmpty {
                 plan.deletes = cascade.sorted().compactMap { name in
                     zone.records[name].map { ZonePlan.Delete(name: name, recordType: zone.records.recordType(of: $0), previous: $0.offset) }
                 }
@@ -158,7 +158,8 @@ struct ZonePlanner {
         let nameHashes = saving.map { zone.records.hash($0.recordID.recordName) }
         for hash in nameHashes { zone.records.prefetch(hash: hash) }
         saves.reserveCapacity(saves.count + saving.count)
-        for (record, nameHash) in zip(saving, nameHashes) { try plan(record, nameHash: nameHash) }
+        // By index: iterating `zip(saving, nameHashes)` copied every record out of the request.
+        for (index, nameHash) in zip(saving.indices, nameHashes) { try plan(saving[index], nameHash: nameHash) }
     }
 
     private func planSave(_ record: Record, nameHash: UInt32, zone: ZoneState) throws -> ZonePlan.Save {
