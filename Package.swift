@@ -53,12 +53,14 @@ let package = Package(
         .target(name: "CWriteback"),
         // The compiler's cache prefetch hint, which Swift does not expose.
         .target(name: "CPrefetch"),
+        // Moving a mapping's pages without copying them (mremap), which Swift cannot call.
+        .target(name: "CMoveMapping"),
         // The storage toolkit below the log: files and syscalls, bytes and varints, CRC-32C, LZ4
         // frames, threads and locks, mapped collections. `package` access only: no product
         // exposes it.
         .target(
             name: "StorageKit",
-            dependencies: ["CLZ4", "CCRC32C", "CWriteback", "CPrefetch"]
+            dependencies: ["CLZ4", "CCRC32C", "CWriteback", "CPrefetch", "CMoveMapping"]
         ),
         .target(
             name: "RecordLog",

@@ -51,6 +51,37 @@ import Testing
         #expect(grown.count == (2 << 20) + 1 && grown.dropLast().allSatisfy { $0 == 0 } && grown.last == 9)
     }
 
+    @Test("a mapping grows by moving its pages: the bytes are kept, the rest is zeros, the start stays 2 MiB-aligned")
+    func mappingGrowsByMovingPages() throws {
+        let old = try #require(HugePageAllocation.allocate(bytes: 4 << 20))
+        let words = old.bytes / 8
+        let oldWords = old.pointer.bindMemory(to: UInt64.self, capacity: words)
+        for index in 0..<words { oldWords[index] = UInt64(index) &* 0x9E37_79B9_7F4A_7C15 }
+        let grown = try #require(HugePageAllocation.grow(old.pointer, bytes: old.bytes, to: 10 << 20))
+        defer { HugePageAllocation.deallocate(grown.pointer, bytes: grown.bytes) }
+        #expect(grown.bytes >= 10 << 20 && Int(bitPattern: grown.pointer) % (2 << 20) == 0)
+        let grownWords = grown.pointer.bindMemory(to: UInt64.self, capacity: grown.bytes / 8)
+        #expect((0..<words).allSatisfy { grownWords[$0] == UInt64($0) &* 0x9E37_79B9_7F4A_7C15 }, "every byte moved")
+        #expect((words..<grown.bytes / 8).allSatisfy { grownWords[$0] == 0 }, "the new part is zeros")
+        grownWords[grown.bytes / 8 - 1] = 1
+        #expect(grownWords[grown.bytes / 8 - 1] == 1)
+    }
+
+    @Test("an array held alone grows through its own mappings without losing an element; a copy taken before keeps its own")
+    func largeArrayGrowsInPlaceOfItsCopy() throws {
+        var array = MappedArray<UInt32>()
+        for index in 0..<(1 << 20) { array.append(UInt32(index)) }  // 4 MiB: its own mapping
+        let before = array
+        for index in (1 << 20)..<(5 << 20) { array.append(UInt32(truncatingIfNeeded: index) &* 7) }  // through 8 and 16 MiB, then more
+        #expect(before.count == 1 << 20 && before.elementsEqual((0..<(1 << 20)).lazy.map { UInt32($0) }))
+        #expect(array.count == 5 << 20)
+        #expect(array.prefix(1 << 20).elementsEqual((0..<(1 << 20)).lazy.map { UInt32($0) }))
+        #expect(array.dropFirst(1 << 20).elementsEqual(((1 << 20)..<(5 << 20)).lazy.map { UInt32(truncatingIfNeeded: $0) &* 7 }))
+        array.removeLast()
+        array[0] = 42
+        #expect(before[0] == 0 && array[0] == 42)
+    }
+
     @Test("with huge pages switched off, a large array takes malloc's memory and behaves the same")
     func largeArraysWithoutHugePages() throws {
         HugePageAllocation.isEnabled = false

@@ -1,3 +1,4 @@
+import CMoveMapping
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -43,6 +44,25 @@ import Synchronization
         // A hint: without huge pages the mapping still works.
         _ = madvise(start, size, MADV_HUGEPAGE)
         return (start, size)
+        #else
+        return nil
+        #endif
+    }
+
+    /// Memory for at least `newBytes` bytes, as ``allocate(bytes:)`` gives, holding the `bytes`
+    /// bytes at `pointer` (memory from ``allocate(bytes:)``, `bytes` long): their pages are moved,
+    /// not copied, and the memory at `pointer` is gone. Nil when the system refuses, `pointer`'s
+    /// memory then unchanged.
+    @usableFromInline package static func grow(_ pointer: UnsafeMutableRawPointer, bytes: Int, to newBytes: Int) -> (
+        pointer: UnsafeMutableRawPointer, bytes: Int
+    )? {
+        #if os(Linux)
+        guard let grown = allocate(bytes: newBytes) else { return nil }
+        guard grown.bytes > bytes, recordlog_move_mapping(pointer, bytes, grown.pointer) == 0 else {
+            deallocate(grown.pointer, bytes: grown.bytes)
+            return nil
+        }
+        return grown
         #else
         return nil
         #endif

@@ -154,8 +154,22 @@
     /// memory back when no other copy of the array holds it.
     ///
     /// Large arrays get a mapping of their own, backed by huge pages (``HugePageAllocation``).
+    /// An array that holds its mapping alone grows by moving the mapping's pages into a larger
+    /// one (``HugePageAllocation/grow(_:bytes:to:)``), not by copying them: a copy wrote every
+    /// element again into fresh memory, faulting in and zeroing each of its pages first.
     @inlinable mutating func move(capacity: Int) {
         let stride = MemoryLayout<Element>.stride
+        if isKnownUniquelyReferenced(&storage), let old = storage, let oldBase = old.base, old.ownMapping > 0,
+            capacity > old.capacity, capacity <= Int.max / Swift.max(stride, 1),
+            let grown = HugePageAllocation.grow(UnsafeMutableRawPointer(oldBase), bytes: old.ownMapping, to: capacity * stride)
+        {
+            // Its pages are the new mapping's now: nothing of the old one is left to give back.
+            old.pagesMoved = true
+            let pointer = grown.pointer.bindMemory(to: Element.self, capacity: capacity)
+            storage = Storage(base: pointer, capacity: capacity, mapping: nil, ownMapping: grown.bytes)
+            base = pointer
+            return
+        }
         let pointer: UnsafeMutablePointer<Element>
         var ownMapping = 0
         if capacity >= HugePageAllocation.minimumBytes / Swift.max(stride, 1), capacity <= Int.max / Swift.max(stride, 1),
@@ -182,6 +196,9 @@
         @usableFromInline package let mapping: MappedFile?
         /// The bytes of `base`'s own mapping (``HugePageAllocation``); 0 when `malloc` gave it.
         @usableFromInline package let ownMapping: Int
+        /// Whether the pages of its own mapping have moved into a grown array's mapping
+        /// (``HugePageAllocation/grow(_:bytes:to:)``): there is nothing left to give back.
+        @usableFromInline package var pagesMoved = false
 
         @usableFromInline package init(base: UnsafeMutablePointer<Element>?, capacity: Int, mapping: MappedFile?, ownMapping: Int = 0) {
             self.base = base
@@ -191,7 +208,7 @@
         }
 
         deinit {
-            guard let base else { return }
+            guard let base, !pagesMoved else { return }
             if let mapping, let mapped = mapping.bytes.baseAddress {
                 let start = UnsafeMutableRawPointer(base) - mapped
                 mapping.release(start..<start + capacity * MemoryLayout<Element>.stride)
