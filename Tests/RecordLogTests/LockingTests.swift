@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 @testable import RecordLog
 
@@ -8,6 +11,27 @@ import Testing
             let first = try Log(directory: store, options: fastOptions())
             #expect(throws: LogError.locked(path: store)) { try Log(directory: store, options: fastOptions()) }
             try first.close()
+        }
+    }
+
+    @Test("a lock let go unlocks the store even while another descriptor of its file is open, as in a child being spawned")
+    func releasedLockUnlocksDespiteCopies() async throws {
+        try await withStorePath { store in
+            _ = try Log(directory: store, options: fastOptions()).close()
+            var copy: Int32 = -1
+            do {
+                let lock = try StoreLock(directory: store)
+                // What a child process spawned by another thread holds until it runs its program.
+                copy = dup(lock.file.descriptor)
+            }
+            defer { close(copy) }
+            #expect(copy >= 0)
+            let next = try StoreLock.attempt(directory: store)
+            #expect(next != nil, "the lock outlived its holder")
+            next?.release()
+            let repaired = try Log.repair(directory: store, options: fastOptions())
+            #expect(repaired.repairs.isEmpty)
+            try Log(directory: store, options: fastOptions()).close()
         }
     }
 

@@ -16,14 +16,25 @@ final class StoreLock: Sendable {
 
     /// Takes the lock now, or throws `LogError.locked` when another open holds it.
     convenience init(directory: String) throws {
-        guard let lock = try Self.attempt(directory: directory) else { throw LogError.locked(path: directory) }
-        self.init(file: lock.file)
+        guard let file = try Self.lockedFile(directory: directory) else { throw LogError.locked(path: directory) }
+        self.init(file: file)
     }
 
     private init(file: OpenFile) { self.file = file }
 
+    /// Unlocks before the file is closed. Closing alone releases the lock only with the last
+    /// descriptor of the open file description, and a child process another thread spawns holds
+    /// a copy of every descriptor until it runs its program: a repair, or an open that failed,
+    /// left the store locked for that moment, and the next open was refused.
+    deinit { release() }
+
     /// Takes the lock when it is free; nil when another open holds it.
     static func attempt(directory: String) throws -> StoreLock? {
+        try lockedFile(directory: directory).map(StoreLock.init(file:))
+    }
+
+    /// The lock file, opened and locked; nil when another open holds the lock.
+    private static func lockedFile(directory: String) throws -> OpenFile? {
         let path = FileSystem.join(directory, Self.fileName)
         let file = try OpenFile(path: path, writable: true, create: true)
         while flock(file.descriptor, LOCK_EX | LOCK_NB) != 0 {
@@ -31,7 +42,7 @@ final class StoreLock: Sendable {
             if errno == EWOULDBLOCK { return nil }
             throw LogError.io(operation: "flock", path: path, errno: errno)
         }
-        return StoreLock(file: file)
+        return file
     }
 
     /// Takes the lock, waiting up to `timeout` for the writer that holds it to close, then throws
