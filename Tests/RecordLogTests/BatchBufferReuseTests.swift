@@ -1,5 +1,6 @@
 import Testing
 @testable import RecordLog
+import TestSupport
 
 @Suite struct BatchBufferReuseTests {
     static func builder(_ range: Range<Int>, valueSize: Int) -> RecordBatchBuilder {
@@ -31,6 +32,27 @@ import Testing
         #expect(small.uncompressedSize == fresh.uncompressedSize)
         let records = try RecordBatch(bytes: small.bytes[...]).records()
         #expect(records.map(\.keyString) == ["key-5000", "key-5001", "key-5002"])
+    }
+
+    @Test("a producer encoding into the batch it appended last writes into that batch's memory, the bytes of a fresh batch")
+    func encodeIntoSpentBatch() async throws {
+        try await withStorePath { store in
+            let log = try Log(directory: store, options: fastOptions())
+            let partition = try log.createPartition(named: "p")
+            var builder = Self.builder(0..<500, valueSize: 300)
+            let first = try builder.encode(reusing: nil)
+            let firstOffsets = try await partition.append(first)
+            let firstAddress = first.bytes.withUnsafeBufferPointer { $0.baseAddress }
+            Self.refill(&builder, 500..<503, valueSize: 10)
+            let second = try builder.encode(reusing: consume first)
+            #expect(second.bytes.withUnsafeBufferPointer { $0.baseAddress } == firstAddress, "no new memory")
+            #expect(try second.bytes == Self.builder(500..<503, valueSize: 10).encode().bytes)
+            let secondOffsets = try await partition.append(second)
+            #expect(firstOffsets == 0..<500)
+            #expect(secondOffsets == 500..<503)
+            #expect(try partition.records(from: 498).map(\.keyString) == ["key-498", "key-499", "key-500", "key-501", "key-502"])
+            try log.close()
+        }
     }
 
     @Test("a batch encoded into any buffer — too small, with room but empty, full of other bytes — holds the bytes of a fresh one", arguments: [CompressionCodec.lz4, .none])

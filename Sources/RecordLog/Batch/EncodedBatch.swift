@@ -3,7 +3,7 @@
 /// The base offset is outside the CRC, so it is set at write time without re-encoding.
 public struct EncodedBatch: Sendable {
     /// The batch's bytes with base offset 0.
-    package let bytes: [UInt8]
+    package internal(set) var bytes: [UInt8]
     /// The number of records.
     package let recordCount: Int
     package let firstTimestamp: Int64

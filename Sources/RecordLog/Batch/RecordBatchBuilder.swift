@@ -175,6 +175,29 @@ public struct RecordBatchBuilder: Sendable {
         try encode(compression: compression, partitionLeaderEpoch: partitionLeaderEpoch, reusing: [])
     }
 
+    /// Encodes the batch as ``encode(compression:partitionLeaderEpoch:)`` does, into the memory of
+    /// `spent`, a batch already appended and no longer needed: a producer that hands each
+    /// written batch back encodes commit after commit without allocating or touching fresh pages.
+    ///
+    /// ```swift
+    /// var spent: EncodedBatch?
+    /// for commit in commits {
+    ///     let batch = try commit.encode(reusing: spent.take())
+    ///     _ = try await partition.append(batch)
+    ///     spent = batch
+    /// }
+    /// ```
+    ///
+    /// - Throws: `LogError.emptyBatch` when no record was appended.
+    public func encode(
+        compression: CompressionCodec = .lz4, partitionLeaderEpoch: Int32 = 0, reusing spent: consuming EncodedBatch?
+    ) throws -> EncodedBatch {
+        // The bytes are moved out of the batch, not copied: held once, they are written in place.
+        var memory: [UInt8] = []
+        if var batch = consume spent { swap(&memory, &batch.bytes) }
+        return try encode(compression: compression, partitionLeaderEpoch: partitionLeaderEpoch, reusing: consume memory)
+    }
+
     /// Encodes the batch as ``encode(compression:partitionLeaderEpoch:)`` does, into `buffer`'s
     /// memory: its bytes are dropped, its capacity kept. A writer that takes the bytes back from
     /// each written batch (``EncodedBatch/bytes``) encodes commit after commit without allocating.

@@ -6,12 +6,15 @@ import CLZ4Peer
 enum LiblZ4Peer {
     struct Failure: Error {}
 
-    static func compressFrame(_ source: [UInt8]) throws -> Int {
+    /// Compresses `source` as one frame into `output`, kept from call to call (grown, never
+    /// shrunk), as a writer keeps its buffer; returns the frame's size.
+    static func compressFrame(_ source: [UInt8], into output: inout [UInt8]) throws -> Int {
         var preferences = LZ4F_preferences_t()
         preferences.frameInfo.blockSizeID = LZ4F_max64KB
         preferences.frameInfo.blockMode = LZ4F_blockIndependent
         preferences.compressionLevel = 0
-        var output = [UInt8](repeating: 0, count: LZ4F_compressFrameBound(source.count, &preferences))
+        let bound = LZ4F_compressFrameBound(source.count, &preferences)
+        if output.count < bound { output = [UInt8](repeating: 0, count: bound) }
         let written = output.withUnsafeMutableBytes { out in
             source.withUnsafeBytes { input in
                 LZ4F_compressFrame(out.baseAddress, out.count, input.baseAddress, input.count, &preferences)
