@@ -17,7 +17,7 @@ import Testing
     @Test("a lock let go unlocks the store even while another descriptor of its file is open, as in a child being spawned")
     func releasedLockUnlocksDespiteCopies() async throws {
         try await withStorePath { store in
-            _ = try Log(directory: store, options: fastOptions()).close()
+            try Log(directory: store, options: fastOptions()).close()
             var copy: Int32 = -1
             do {
                 let lock = try StoreLock(directory: store)
