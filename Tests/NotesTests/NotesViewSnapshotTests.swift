@@ -236,6 +236,56 @@ import TestSupport
         try await Self.expectReopensFromSnapshot(try #require(database.directory), listings: listings)
     }
 
+    @Test("opening a snapshot checks every block without keeping its pages as the process's memory")
+    func checkedPagesAreNotKept() async throws {
+        let database = try await Database.temporary()
+        let manager = try await RecordNotesManager(database: database)
+        let inbox = try await manager.createDefaultFolder()
+        var random = SeededGenerator(seed: 67)
+        for index in 0..<60 {
+            var note = manager.newNote(in: inbox)
+            note.content = "\(index) " + String((0..<100_000).map { _ in Character(UnicodeScalar(UInt8(97 + random.next() % 26))) })
+            _ = try await manager.save(note)
+        }
+        try database.close()
+        let directory = try #require(database.directory)
+        let path = URL(fileURLWithPath: Self.snapshotPath(directory)).resolvingSymlinksInPath().path
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+        #expect(size > 4 << 20, "the texts take several 1 MiB blocks")
+
+        let reopened = try await Database(directory: directory, durability: .noSyncUnsafe)
+        let opened = try await RecordNotesManager(database: reopened)
+        #expect(opened.notes.fromSnapshot, "every block passed its check")
+        let resident = try Self.residentBytes(ofMapping: path)
+        #expect(resident < size / 4, "\(resident) of the snapshot's \(size) bytes stayed resident after the check")
+        #expect(try await opened.fetchNotes(in: inbox).count == 60)
+        #expect(try Self.residentBytes(ofMapping: path) > 0, "the fetch read the texts where the file is mapped")
+        try reopened.removeTemporaryDirectory()
+    }
+
+    /// The bytes of this process's mappings of the file at `path` that are resident, from
+    /// `/proc/self/smaps`.
+    private static func residentBytes(ofMapping path: String) throws -> Int {
+        // Read to its end: a /proc file says it holds 0 bytes, and a reader that trusts its size
+        // stops after one page.
+        let file = try #require(FileHandle(forReadingAtPath: "/proc/self/smaps"))
+        defer { try? file.close() }
+        var data = Data()
+        while let chunk = try file.read(upToCount: 1 << 16), !chunk.isEmpty { data.append(chunk) }
+        let smaps = String(decoding: data, as: UTF8.self)
+        var inFile = false
+        var kilobytes = 0
+        for line in smaps.split(separator: "\n") {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            if let first = fields.first, first.contains("-"), fields.count >= 5 {
+                inFile = fields.count >= 6 && fields[5...].joined(separator: " ") == path
+            } else if inFile, fields.first == "Rss:", fields.count >= 2, let value = Int(fields[1]) {
+                kilobytes += value
+            }
+        }
+        return kilobytes << 10
+    }
+
     @Test("checkpoints written while notes are being saved leave the live view and the reopened store right")
     func checkpointWhileSaving() async throws {
         let database = try await Database.temporary()
