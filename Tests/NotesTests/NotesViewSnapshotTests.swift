@@ -206,18 +206,24 @@ import TestSupport
         return body + footer + trailer + Array("RLVIEW01".utf8)
     }
 
-    @Test("a snapshot whose texts span several CRC blocks is read back whole, and a flip in a later block is caught")
-    func multiBlockTexts() async throws {
+    /// A store holding `count` notes in its default folder, each of 100,000 random letters (some
+    /// 66 KB once compressed), open.
+    private static func storeOfLargeNotes(_ count: Int, seed: UInt64) async throws -> (Database, RecordNotesManager, Folder) {
         let database = try await Database.temporary()
         let manager = try await RecordNotesManager(database: database)
         let inbox = try await manager.createDefaultFolder()
-        var random = SeededGenerator(seed: 61)
-        for index in 0..<40 {
+        var random = SeededGenerator(seed: seed)
+        for index in 0..<count {
             var note = manager.newNote(in: inbox)
-            // Random letters, so that compression leaves them some 66 KB each.
             note.content = "\(index) " + String((0..<100_000).map { _ in Character(UnicodeScalar(UInt8(97 + random.next() % 26))) })
             _ = try await manager.save(note)
         }
+        return (database, manager, inbox)
+    }
+
+    @Test("a snapshot whose texts span several CRC blocks is read back whole, and a flip in a later block is caught")
+    func multiBlockTexts() async throws {
+        let (database, manager, _) = try await Self.storeOfLargeNotes(40, seed: 61)
         let listings = try await Self.listings(manager)
         try database.close()
         let path = Self.snapshotPath(try #require(database.directory))
@@ -238,15 +244,7 @@ import TestSupport
 
     @Test("opening a snapshot checks every block without keeping its pages as the process's memory")
     func checkedPagesAreNotKept() async throws {
-        let database = try await Database.temporary()
-        let manager = try await RecordNotesManager(database: database)
-        let inbox = try await manager.createDefaultFolder()
-        var random = SeededGenerator(seed: 67)
-        for index in 0..<60 {
-            var note = manager.newNote(in: inbox)
-            note.content = "\(index) " + String((0..<100_000).map { _ in Character(UnicodeScalar(UInt8(97 + random.next() % 26))) })
-            _ = try await manager.save(note)
-        }
+        let (database, _, inbox) = try await Self.storeOfLargeNotes(60, seed: 67)
         try database.close()
         let directory = try #require(database.directory)
         let path = URL(fileURLWithPath: Self.snapshotPath(directory)).resolvingSymlinksInPath().path
