@@ -181,8 +181,8 @@ public struct RecordBatchBuilder: Sendable {
     ///
     /// ```swift
     /// var spent: EncodedBatch?
-    /// for commit in commits {
-    ///     let batch = try commit.encode(reusing: spent.take())
+    /// for builder in builders {
+    ///     let batch = try builder.encode(reusing: spent.take())
     ///     _ = try await partition.append(batch)
     ///     spent = batch
     /// }
