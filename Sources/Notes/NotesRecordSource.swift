@@ -1,8 +1,9 @@
 import Foundation
 import RecordStore
 
-/// What the Notes mapping reads of a record, whether decoded (`Record`, on live commits) or read
-/// in place (`StoredRecord`, on replay): one mapping for both, so that both fold to the same view.
+/// What the Notes mapping reads of a record, whether decoded (`Record`: a save's result, a fetched
+/// record) or read in place (`StoredRecord`: every save the database folds into a view): one
+/// mapping for both, so that the manager and the views map a record alike.
 protocol NotesRecordSource {
     var recordID: RecordID { get }
     var creationDate: Date? { get }

@@ -84,8 +84,8 @@ public struct NotesView: MappedSnapshotView, ReplayHintedView {
     }
 
     /// Files a saved record as ``NotesRecords/note(from:)`` maps it, without building the `Note`:
-    /// the id, folder and content bytes go straight into the view (from the log on replay, from
-    /// the record's strings on live commits).
+    /// the id, folder and content bytes go straight into the view (from the log's bytes, as the
+    /// database folds every save; from a record's strings when one is applied as `.saved`).
     private mutating func save(_ record: some NotesRecordSource) {
         guard record.recordID.zoneID == NotesRecords.zone, record.hasRecordType(NotesRecords.noteType) else { return }
         var id = record.recordID.recordName

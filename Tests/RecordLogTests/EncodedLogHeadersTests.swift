@@ -18,7 +18,11 @@ import Testing
             headers.append(contentsOf: prefix)
             headers.append(key: "changeTag", string: tag)
             #expect(headers.count == 4)
-            encoded.append(key: "note-\(index)", value: value, headers: headers, timestamp: 1_000 + Int64(index))
+            if let value {
+                value.withUnsafeBytes { encoded.append(key: "note-\(index)", value: $0, headers: headers, timestamp: 1_000 + Int64(index)) }
+            } else {
+                encoded.append(key: "note-\(index)", value: nil, headers: headers, timestamp: 1_000 + Int64(index))
+            }
         }
         #expect(try encoded.encode().bytes == plain.encode().bytes)
         let records = try RecordBatch(bytes: encoded.encode().bytes[...]).records()

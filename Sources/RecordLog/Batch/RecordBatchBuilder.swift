@@ -68,15 +68,13 @@ public struct RecordBatchBuilder: Sendable {
     /// a writer whose events share headers. A `nil` value is a tombstone.
     ///
     /// - Parameter timestamp: milliseconds since the Unix epoch (``now()``).
-    package mutating func append(key: String, value: [UInt8]?, headers: EncodedLogHeaders, timestamp: Int64) {
+    package mutating func append(key: String, value: UnsafeRawBufferPointer?, headers: EncodedLogHeaders, timestamp: Int64) {
         var key = key
         key.withUTF8 { keyBytes in
-            Self.withOptionalBytes(value) { valueBytes in
-                headers.bytes.withUnsafeBytes { headerBytes in
-                    appendRecord(
-                        key: UnsafeRawBufferPointer(keyBytes), value: valueBytes, timestamp: timestamp, headerCount: headers.count,
-                        headers: headerBytes)
-                }
+            headers.bytes.withUnsafeBytes { headerBytes in
+                appendRecord(
+                    key: UnsafeRawBufferPointer(keyBytes), value: value, timestamp: timestamp, headerCount: headers.count,
+                    headers: headerBytes)
             }
         }
     }

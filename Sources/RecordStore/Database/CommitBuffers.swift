@@ -1,18 +1,19 @@
 import RecordLog
 
 /// The memory a commit encodes into, kept between commits (in the database's state, under its
-/// lock): the batch builder's record buffer, the encoded batch's bytes, the scratch buffer of
-/// one record's value and the encoded event headers. A commit of 1000 notes needs about half a
-/// megabyte of each buffer; allocating them anew cost page faults on every commit. A buffer that
-/// a large commit grew past ``maximumKeptBytes`` is dropped rather than kept.
+/// lock): the batch builder's record buffer, the encoded batch's bytes, the saved records'
+/// encoded values (``CommitValues``) and the encoded event headers. A commit of 1000 notes needs
+/// about half a megabyte of each buffer; allocating them anew cost page faults on every commit.
+/// A buffer that a large commit grew past ``maximumKeptBytes`` is dropped rather than kept.
 struct CommitBuffers: Sendable {
     /// The largest buffer kept for the next commit.
     static let maximumKeptBytes = 4 << 20
 
     private var builder = RecordBatchBuilder()
     private var batchBytes: [UInt8] = []
-    /// One record's encoded value; emptied before each use.
-    var value: [UInt8] = []
+    /// The values of earlier commits: a view still folding a commit in the background holds its
+    /// values, so a few are kept, each refilled once no fold holds it.
+    private var values: [CommitValues] = []
     /// The encoded event headers of the last record type, which the next commit most likely
     /// saves again: a commit of one record encodes only its change tag's header.
     var headers = EventHeaderCache()
@@ -28,7 +29,27 @@ struct CommitBuffers: Sendable {
     /// Keeps `builder` for the next commit unless it grew too large.
     mutating func recycle(_ builder: consuming RecordBatchBuilder) {
         if builder.capacity <= Self.maximumKeptBytes { self.builder = builder }
-        if value.capacity > Self.maximumKeptBytes { value = [] }
+    }
+
+    /// How many value buffers are kept: a writer runs at most one commit ahead of each view's
+    /// fold (``Database/publish(_:)``), so three cover the commit being encoded, the one being
+    /// folded and one queued behind it.
+    static let keptValues = 3
+
+    /// Kept values that no view's fold holds any more, emptied; else new ones, kept for later
+    /// commits while fewer than ``keptValues`` are.
+    mutating func takeValues() -> CommitValues {
+        for index in values.indices where isKnownUniquelyReferenced(&values[index]) {
+            if values[index].capacity > Self.maximumKeptBytes {
+                values[index] = CommitValues()
+            } else {
+                values[index].removeAll()
+            }
+            return values[index]
+        }
+        let fresh = CommitValues()
+        if values.count < Self.keptValues { values.append(fresh) }
+        return fresh
     }
 
     /// The kept batch buffer, for `RecordBatchBuilder.encode(compression:reusing:)`; empty when

@@ -23,6 +23,8 @@ struct ZoneCommit: Sendable {
     var clientToken: [UInt8]?
     /// The encoded batch, from step 2 until step 3 writes it; nil for a plan with nothing to write.
     var batch: EncodedBatch?
+    /// The saves' values as the batch holds them, from step 2 until step 3 hands them to the views.
+    var values: CommitValues?
     /// The written batch's durability, from step 3.
     var pending: PendingAppend?
     /// The partition written, from step 3: step 4 asks whether it is due for a compaction.
@@ -92,23 +94,21 @@ extension Database {
             last.append(LogHeader(key: StoredEvent.clientChangeTokenHeader, value: token))
             return last
         }
+        let values = state.commitBuffers.takeValues()
         for index in commit.plan.saves.indices {
             let changeTag = ChangeTag.make(incarnation: zone.incarnation, offset: firstOffset + Int64(index))
             commit.plan.saves[index].record.recordChangeTag = changeTag
             commit.plan.saves[index].record.clearChangedKeys()
-            state.commitBuffers.value.removeAll(keepingCapacity: true)
             // The planner validated the record (a merged update is the server's valid copy with
             // the caller's validated keys); only the size is checked again, as encoded.
-            try RecordCodec.encodeValidated(
-                commit.plan.saves[index].record, into: &state.commitBuffers.value, bound: commit.plan.saves[index].sizeBound)
-            builder.append(
-                key: commit.plan.saves[index].record.recordID.recordName, value: state.commitBuffers.value,
-                headers: withClientToken(
-                    state.commitBuffers.headers.saveHeaders(
-                        recordType: commit.plan.saves[index].record.recordType, changeTag: changeTag,
-                        previous: commit.plan.saves[index].previous),
-                    index: index),
-                timestamp: timestamp)
+            try values.append(commit.plan.saves[index].record, bound: commit.plan.saves[index].sizeBound)
+            let headers = withClientToken(
+                state.commitBuffers.headers.saveHeaders(
+                    recordType: commit.plan.saves[index].record.recordType, changeTag: changeTag, previous: commit.plan.saves[index].previous),
+                index: index)
+            values.withValue(index) { value in
+                builder.append(key: commit.plan.saves[index].record.recordID.recordName, value: value, headers: headers, timestamp: timestamp)
+            }
         }
         for (index, delete) in zip(commit.plan.saves.count..., commit.plan.deletes) {
             builder.append(
@@ -125,6 +125,7 @@ extension Database {
                 "The request's records in zone \(commit.plan.zoneID) add up to \(batch.bytes.count) bytes, over the \(log.options.maxBatchBytes)-byte limit of one commit; split the request.")
         }
         commit.batch = batch
+        commit.values = values
     }
 
     /// Step 3: writes a zone's batch (not yet durable), folds it into the views, applies it to the
@@ -142,7 +143,7 @@ extension Database {
         // below.
         state.commitBuffers.recycle(batch)
         if commit.itemCount >= tuning.earlyDurableItems { pending.startDurable() }
-        commit.queuedFolds = fold(commit.plan, into: state.views, inBackground: large)
+        commit.queuedFolds = fold(commit.plan, values: commit.values.take(), into: state.views, inBackground: large)
         apply(commit.plan, to: &zone, results: &results)
         commit.mayHoldReplacedEvents = zone.mayHoldReplacedEvents
         if let token = commit.clientToken {
@@ -162,9 +163,9 @@ extension Database {
     /// Hands the views the whole commit at once; a large commit's fold runs on each view's own
     /// queue while this one applies it to the state and returns (``ViewFeed``). Returns the
     /// feeds of the views whose fold was queued.
-    private func fold(_ plan: borrowing ZonePlan, into views: [ViewSink], inBackground: Bool) -> [ViewFeed] {
-        guard !views.isEmpty else { return [] }
-        let events = ViewFoldEvents.written(plan)
+    private func fold(_ plan: borrowing ZonePlan, values: CommitValues?, into views: [ViewSink], inBackground: Bool) -> [ViewFeed] {
+        guard !views.isEmpty, let values else { return [] }
+        let events = ViewFoldEvents.written(plan, values: values)
         var queued: [ViewFeed] = []
         for view in views where view.fold(events, inBackground) { queued.append(view.feed) }
         return queued

@@ -78,27 +78,25 @@ extension Database {
                 defer { state.zones[zoneID] = zone }
                 let end = zone.partition.endOffset
                 guard end > zone.replayedEnd else { continue }
+                // What the views catch up on, when any is registered.
+                let events = state.views.isEmpty ? nil : ReplayChunk(reserving: 0)
                 if zone.partition.expiryOffset > zone.replayedEnd {
                     // A compaction dropped deletes this reader had not read yet: rebuilt from
                     // the log, the zone tells what it lost (FORMAT.md §7.5).
-                    let (rebuilt, changes, events) = try zone.rebuiltFromLog(to: end)
+                    let (rebuilt, changes) = try zone.rebuiltFromLog(to: end, views: events)
                     zone = rebuilt
-                    if !events.isEmpty { for view in state.views { _ = view.fold(.listed(events), false) } }
+                    if let events, !events.isEmpty { for view in state.views { _ = view.fold(.read(events), false) } }
                     if !changes.isEmpty { recordChanges.append((zoneID, changes)) }
                     continue
                 }
                 var changes: [RecordChange] = []
-                var events: [ViewEvent] = []
                 try zone.partition.forEachRecordInPlace(from: zone.replayedEnd, to: end, cached: false) { event in
-                    if let (change, view) = try zone.follow(event) {
-                        changes.append(change)
-                        events.append(view)
-                    }
+                    if let change = try zone.follow(event, views: events) { changes.append(change) }
                     return true
                 }
                 zone.replayedEnd = end
                 // Whole commits only: the partition ends on a commit's boundary (the writer's mark).
-                if !events.isEmpty { for view in state.views { _ = view.fold(.listed(events), false) } }
+                if let events, !events.isEmpty { for view in state.views { _ = view.fold(.read(events), false) } }
                 if !changes.isEmpty { recordChanges.append((zoneID, changes)) }
             }
         }

@@ -31,12 +31,13 @@ public protocol MaterializedView: Sendable, Codable, Equatable {
     static var name: String { get }
     /// The view of an empty database.
     init()
-    /// Folds one event into the view.
+    /// Folds one event into the view. The database calls it for deletions and deleted zones;
+    /// every save comes through ``apply(saved:)``, whose default calls this with `.saved`.
     mutating func apply(_ event: ViewEvent)
-    /// Folds a saved record read in place from the log: a replay calls this instead of
-    /// ``apply(_:)`` with `.saved`, so that a view reads only the fields it needs. It must fold to
-    /// the same view as `apply(.saved(record.materialized()))`, which is the default: live
-    /// commits call ``apply(_:)``, and a live view must equal its replay.
+    /// Folds a saved record read in place from the bytes the log holds, so that a view reads only
+    /// the fields it needs. The database folds every save through it — a live commit, a replay,
+    /// what a read-only database catches up on — so a live view is the fold of the same bytes as
+    /// its replay. The default folds `apply(.saved(record.materialized()))`.
     mutating func apply(saved record: StoredRecord)
     /// Whether the checkpoint writes the view's snapshot (its Codable JSON). A view that holds
     /// as much as the records themselves is rebuilt faster by replaying the log than by decoding

@@ -18,8 +18,9 @@ final class ReplayChunk: @unchecked Sendable {
     @exclusivity(unchecked) private(set) var events: [Event] = []
     @exclusivity(unchecked) private(set) var bytes: [UInt8] = []
 
-    init() {
-        bytes.reserveCapacity(Self.byteCapacity + 4096)
+    /// An empty chunk with room for `reserving` value bytes: a replay's chunk for a full one.
+    init(reserving: Int = ReplayChunk.byteCapacity + 4096) {
+        bytes.reserveCapacity(reserving)
     }
 
     /// Whether the chunk should be handed over.

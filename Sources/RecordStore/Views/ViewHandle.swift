@@ -63,7 +63,7 @@ struct ViewSink: Sendable {
         fold = { events, inBackground in
             @Sendable func apply() {
                 handle.box.withLock { view in
-                    events.forEach { view.apply($0) }
+                    events.fold(into: &view)
                 }
             }
             // A small commit's fold forms no escaping closure when nothing is queued: it runs on
