@@ -79,7 +79,10 @@ extension Database {
     /// changed keys; the request's client change token goes in a header of the batch's last event. The plan is changed in place: no record is copied between planning and
     /// writing but into the results.
     func encode(_ commit: inout ZoneCommit, state: inout State) throws {
-        guard !commit.plan.isEmpty, let zone = state.zones[commit.plan.zoneID] else { return }
+        // Taken out of the dictionary and put back, as `write` does: a copy of the zone's state
+        // retained and released each of its tables, on every commit.
+        guard !commit.plan.isEmpty, let zone = state.zones.removeValue(forKey: commit.plan.zoneID) else { return }
+        defer { state.zones[commit.plan.zoneID] = zone }
         var builder = state.commitBuffers.takeBuilder()
         defer { state.commitBuffers.recycle(builder) }
         let firstOffset = zone.partition.endOffset

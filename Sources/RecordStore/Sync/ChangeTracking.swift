@@ -7,7 +7,9 @@ extension Database {
     /// markers are ordinary saves of system records in the same batch: the commit and its outbox
     /// entries are durable together or not at all, whichever process writes.
     func trackChanges(_ commit: inout ZoneCommit, zones: [ZoneID: ZoneState], now: Date) throws {
-        guard !commit.plan.isEmpty, let zone = zones[commit.plan.zoneID], zone.isSynced else { return }
+        // Asked in place first: a copy of the zone's state retained and released each of its
+        // tables, on every commit to a zone that is not synced.
+        guard !commit.plan.isEmpty, zones[commit.plan.zoneID]?.isSynced == true, let zone = zones[commit.plan.zoneID] else { return }
         var changes: [PendingChange] = []
         changes.reserveCapacity(commit.plan.saves.count + commit.plan.deletes.count)
         for save in commit.plan.saves where !SyncRecords.isSystemName(save.record.recordID.recordName) {
