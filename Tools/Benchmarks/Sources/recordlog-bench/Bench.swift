@@ -1,7 +1,7 @@
 import Foundation
 import RecordLog
 
-// recordlog-bench [--quick] [--json FILE] [--dir DIR] [--keep] [--process-cost [--records N] [--rounds N]] [--rewrite [--records N]] [--records N] [--until W1|W2|W3|W4|W5] [--commit-cost [--preload N]] [--replay-cost DIR [--rounds N] [--singles N]] [--batch-cost [--no-views] [--fsync]] [--changes-cost DIR [--last N] [--rounds N] [--notes-only] [--thrash-mb N]] [--sync-cost [--records N]] [--encode-cost [--records N] [--rounds N]]
+// recordlog-bench [--quick] [--json FILE] [--dir DIR] [--keep] [--process-cost [--records N] [--rounds N]] [--rewrite [--records N]] [--records N] [--until W1|W2|W3|W4|W5] [--repeat-w4 N] [--commit-cost [--preload N]] [--replay-cost DIR [--rounds N] [--singles N]] [--batch-cost [--no-views] [--fsync]] [--changes-cost DIR [--last N] [--rounds N] [--notes-only] [--thrash-mb N]] [--sync-cost [--records N]] [--encode-cost [--records N] [--rounds N]]
 // Runs every workload through RecordLog and through SQLite (GRDB), RocksDB and LMDB, in this one
 // process, and prints ours, each peer's, and the ratios against SQLite and against the best peer
 // (> 1 means RecordLog is better).
@@ -278,6 +278,16 @@ enum Bench {
             note: "changes into Notes, median of 5 fetches per side, the sides taking turns at going first; each fetch in ms (page faults): "
                 + fetches.joined(separator: "; ") + String(format: "; ours as %d Records: %.1f ms", recordsChanged, w4Records * 1000))
         log("W4 done")
+        // `--repeat-w4 N`: our W4 fetch N times more in this live process, after the sides'
+        // rounds, each printed: a stretch long enough to profile W4 where it runs.
+        if let repeats = value(after: "--repeat-w4").flatMap(Int.init) {
+            for round in 1...max(1, repeats) {
+                let faultsBefore = Measure.pageFaults()
+                var count = 0
+                let seconds = try await Measure.seconds { count = try await ours.changes(since: token) }
+                log(String(format: "W4 again %d: %d changes into Notes in %.2f ms (%d page faults)", round, count, seconds * 1000, Measure.pageFaults() - faultsBefore))
+            }
+        }
         if stopping(after: "W4") { return }
 
         // W5: full replay into the Notes view (no checkpoint) vs a full scan decoding every row.
