@@ -1,6 +1,7 @@
 /// A run of replayed events, checked on the replay's reading thread and folded on the calling
 /// thread (``ReplayPipeline``): the value bytes of its saves copied back to back, so that folding
-/// reads them without the log's decompression buffer, which the reader reuses.
+/// reads them without the log's decompression buffer, which the reader reuses. A read-only
+/// database's catch-up hands its views what it read the same way (``ViewFoldEvents/read(_:)``).
 ///
 /// A chunk belongs to one thread at a time; the pipeline hands it over under its locks.
 final class ReplayChunk: @unchecked Sendable {
