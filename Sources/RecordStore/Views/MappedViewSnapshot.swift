@@ -26,9 +26,10 @@ package struct MappedViewSnapshot: Sendable {
         return SnapshotSections(mapping: mapping, ranges: ranges[first..<(first + Section.count)])
     }
 
-    /// Checks every block of `sections` against its CRC-32C, reading through the file (so that the
-    /// pages do not become the process's memory), on every core when the sections hold more than a
-    /// block's worth of bytes; nil when all match, else what failed.
+    /// Checks every block of `sections` against its CRC-32C, read in place through a pass over
+    /// the file that lets each block go once checked (``FilePass``: no copy, and the pages do not
+    /// stay the process's memory), on every core when the sections hold more than a block's
+    /// worth of bytes; nil when all match, else what failed.
     private static func checkBlocks(of sections: [(range: Range<Int>, crcs: [UInt32])], in mapping: MappedFile) -> String? {
         let blockSize = ViewSnapshotWriter.blockSize
         let blocks = sections.enumerated().flatMap { index, section in
@@ -37,28 +38,25 @@ package struct MappedViewSnapshot: Sendable {
                 return (section: index, range: start..<min(start + blockSize, section.range.upperBound), crc: crc)
             }
         }
+        guard !blocks.isEmpty else { return nil }
+        let pass: FilePass
+        do {
+            pass = try mapping.pass()
+        } catch {
+            return "it cannot be read: \(error)"
+        }
         // A small snapshot (most sections are far below a block) is checked on the calling
-        // thread with a buffer of its largest block: a second thread's wake-up and a 1 MiB buffer
-        // per thread cost more than its CRCs.
+        // thread: a second thread's wake-up costs more than its CRCs.
         let bytes = blocks.reduce(0) { $0 + $1.range.count }
         let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, blocks.count, bytes / blockSize))
-        let bufferSize = max(1, blocks.map(\.range.count).max() ?? 0)
         let failure = LockedValue<String?>(nil)
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
-            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bufferSize, alignment: 16)
-            defer { buffer.deallocate() }
             for block in blocks[(worker * blocks.count / workers)..<((worker + 1) * blocks.count / workers)] {
-                let piece = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<block.range.count])
-                let problem: String?
-                do {
-                    try mapping.read(into: piece, at: block.range.lowerBound)
-                    problem = CRC32C.checksum(UnsafeRawBufferPointer(piece)) == block.crc
-                        ? nil : "section \(block.section) fails its CRC at byte \(block.range.lowerBound)"
-                } catch {
-                    problem = "section \(block.section) cannot be read: \(error)"
-                }
-                if let problem {
-                    failure.withLock { $0 = $0 ?? problem }
+                // The footer's check keeps every section inside the file.
+                let crc = CRC32C.checksum(UnsafeRawBufferPointer(rebasing: pass.bytes[block.range]))
+                pass.letGo(block.range)
+                if crc != block.crc {
+                    failure.withLock { $0 = $0 ?? "section \(block.section) fails its CRC at byte \(block.range.lowerBound)" }
                     return
                 }
             }

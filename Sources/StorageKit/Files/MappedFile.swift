@@ -40,11 +40,12 @@ import Darwin
         if let address = bytes.baseAddress { munmap(address, bytes.count) }
     }
 
-    /// Fills `buffer` with the bytes at `offset`, read through the file rather than the mapping
-    /// (so that the pages do not become this process's memory).
-    /// - Throws: `StorageError.io` when the read fails or the file ends first.
-    @usableFromInline package func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws {
-        try file.read(into: buffer, at: Int64(offset))
+    /// One pass over the whole file's bytes in place, through a mapping of its own that leaves
+    /// nothing resident (``FilePass``): for reading every byte once without a copy, and without
+    /// making the pages this mapping's.
+    /// - Throws: `StorageError.io` when the file cannot be mapped again.
+    package func pass() throws -> FilePass {
+        try FilePass(file)
     }
 
     /// Tells the kernel that the whole pages inside `range` (byte offsets into ``bytes``) will not
@@ -52,12 +53,9 @@ import Darwin
     /// contents elsewhere. A hint (`MADV_PAGEOUT`) that loses nothing: a page another reader
     /// changed privately keeps its change, and any page reads as before on its next touch.
     @usableFromInline package func release(_ range: Range<Int>) {
-        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
-        let start = (range.lowerBound + page - 1) / page * page
-        let end = range.upperBound / page * page
-        guard start < end, end <= bytes.count, let base = bytes.baseAddress else { return }
+        guard let pages = WholePages.inside(range, of: bytes.count), let base = bytes.baseAddress else { return }
         // Not MADV_DONTNEED: it would throw away the private changes of any other array reading
         // the same pages. Kernels before 5.4 refuse MADV_PAGEOUT, which only leaves the pages resident.
-        _ = madvise(base + start, end - start, MADV_PAGEOUT)
+        _ = madvise(base + pages.lowerBound, pages.count, MADV_PAGEOUT)
     }
 }
