@@ -108,11 +108,12 @@ final class Ours: @unchecked Sendable {
         var more = true
         while more {
             let end = try await database.fetchZoneChanges(in: Self.zone, since: token, resultsLimit: 10_000, recordChanged: { record in
-                guard case .reference(let folder)? = record["folder"] else { return }
-                var content = ""
-                if case .string(let text)? = record["content"] { content = text }
+                // Read in place, as the Notes view folds a save: each string built once, from the
+                // log's bytes, with no `FieldValue` or `Reference` between.
+                guard let folderID = record.withReferenceNameUTF8("folder", { $0.map { String(decoding: $0, as: UTF8.self) } }) else { return }
+                let content = record.withStringUTF8("content") { $0.map { String(decoding: $0, as: UTF8.self) } } ?? ""
                 notes.append(Note(
-                    id: record.recordID.recordName, folderID: folder.recordID.recordName, content: content,
+                    id: record.recordID.recordName, folderID: folderID, content: content,
                     createdAt: record.creationDate, modifiedAt: record.modificationDate))
             }, recordDeleted: { _ in deleted += 1 })
             token = end.changeToken
