@@ -29,7 +29,10 @@ extension LogSegment {
         visibleEnd: Int64? = nil, laterData: () throws -> Bool, visit: (RecordBatchHeader, Int64) -> Void = { _, _ in }
     ) throws -> Validation {
         let size = min(try file.size(), visibleEnd ?? .max)
-        let scanner = SegmentScanner(file: file, fileSize: size, maxBatchBytes: maxBatchBytes)
+        // A writer's open holds the store's lock: no other process cuts the file while it is
+        // read in place (an empty file cannot be mapped, and has nothing to read).
+        let inPlace = writerLive || size == 0 ? nil : try? FilePass(file)
+        let scanner = SegmentScanner(file: file, fileSize: size, maxBatchBytes: maxBatchBytes, inPlace: inPlace)
         let outcome = try scanner.scan(from: 0, expectedOffset: baseOffset) { header, position, _ in visit(header, position) }
         guard let (position, problem) = outcome.problem else {
             return Validation(scanner: scanner, outcome: outcome, invalid: nil)

@@ -1,6 +1,7 @@
 import StorageKit
 /// Reads a segment file batch by batch, validating each (length, magic, CRC, record count,
-/// offset continuity, LZ4 frame header), in chunks rather than a read per batch.
+/// offset continuity, LZ4 frame header), in chunks rather than a read per batch — or, given the
+/// file mapped (`inPlace`), in place.
 struct SegmentScanner {
     static let chunkSize = 1 << 20
 
@@ -14,11 +15,32 @@ struct SegmentScanner {
         var recordCount = 0
         /// The first invalid batch, if one was met before the end of the file.
         var problem: (position: Int64, problem: BatchProblem)?
+
+        /// Takes in the valid batch `header` that ended the outcome.
+        mutating func advance(past header: RecordBatchHeader) {
+            if firstTimestamp == nil { firstTimestamp = header.firstTimestamp }
+            validEnd += Int64(header.totalSize)
+            nextOffset = header.lastOffset + 1
+            batchCount += 1
+            recordCount += Int(header.recordCount)
+        }
     }
 
     let file: OpenFile
     let fileSize: Int64
     let maxBatchBytes: Int
+    /// The whole file mapped, for ``scan(from:expectedOffset:visit:)`` to read in place: no
+    /// chunk copied, none allocated. Only where no other process can cut the file while it is
+    /// read (a writer's open, under the store's lock): a page past a cut raises SIGBUS where a
+    /// `pread` would read short.
+    let inPlace: FilePass?
+
+    init(file: OpenFile, fileSize: Int64, maxBatchBytes: Int, inPlace: FilePass? = nil) {
+        self.file = file
+        self.fileSize = fileSize
+        self.maxBatchBytes = maxBatchBytes
+        self.inPlace = inPlace
+    }
 
     /// Scans from `position`, where a batch with `expectedOffset` must start, to the end of the
     /// file or the first invalid batch. `visit` sees each valid batch and its position.
@@ -26,6 +48,9 @@ struct SegmentScanner {
         from position: Int64, expectedOffset: Int64,
         visit: (RecordBatchHeader, Int64, UnsafeRawBufferPointer) throws -> Void
     ) throws -> Outcome {
+        if let inPlace, Int64(inPlace.bytes.count) >= fileSize {
+            return try scan(inPlace, from: position, expectedOffset: expectedOffset, visit: visit)
+        }
         var outcome = Outcome(validEnd: position, nextOffset: expectedOffset)
         var chunkStart = position
         var chunk: [UInt8] = []
@@ -58,14 +83,40 @@ struct SegmentScanner {
             }
             switch result {
             case .success(let header):
-                if outcome.firstTimestamp == nil { outcome.firstTimestamp = header.firstTimestamp }
-                outcome.validEnd += Int64(header.totalSize)
-                outcome.nextOffset = header.lastOffset + 1
-                outcome.batchCount += 1
-                outcome.recordCount += Int(header.recordCount)
+                outcome.advance(past: header)
             case .failure(let problem):
                 outcome.problem = (position, problem)
                 return outcome
+            }
+        }
+        return outcome
+    }
+
+    /// ``scan(from:expectedOffset:visit:)`` over the mapped file: each batch checked where it
+    /// lies, against the rest of the file as a chunk's read would give it, and the pages let go
+    /// of as the scan passes them.
+    private func scan(
+        _ mapped: FilePass, from position: Int64, expectedOffset: Int64,
+        visit: (RecordBatchHeader, Int64, UnsafeRawBufferPointer) throws -> Void
+    ) throws -> Outcome {
+        var outcome = Outcome(validEnd: position, nextOffset: expectedOffset)
+        let end = Int(fileSize)
+        var read = Int(position)
+        defer { mapped.letGo(read..<end) }
+        while outcome.validEnd < fileSize {
+            let start = Int(outcome.validEnd)
+            let rest = UnsafeRawBufferPointer(rebasing: mapped.bytes[start..<end])
+            switch BatchValidation.check(rest, maxBatchBytes: maxBatchBytes, expectedBaseOffset: outcome.nextOffset) {
+            case .success(let header):
+                try visit(header, outcome.validEnd, UnsafeRawBufferPointer(rebasing: rest[..<header.totalSize]))
+                outcome.advance(past: header)
+            case .failure(let problem):
+                outcome.problem = (outcome.validEnd, problem)
+                return outcome
+            }
+            if start - read >= Self.chunkSize {
+                mapped.letGo(read..<start)
+                read = start
             }
         }
         return outcome
