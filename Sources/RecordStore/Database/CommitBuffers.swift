@@ -32,8 +32,9 @@ struct CommitBuffers: Sendable {
     }
 
     /// How many value buffers are kept: a writer runs at most one commit ahead of each view's
-    /// fold (``Database/publish(_:)``), so three cover the commit being encoded, the one being
-    /// folded and one queued behind it.
+    /// fold (``Database/publish(_:)``), so three usually cover the commit being encoded, the one
+    /// being folded and one queued behind it. Many concurrent writers can have more folds in
+    /// flight; a commit that finds every kept buffer held takes a fresh one, not kept.
     static let keptValues = 3
 
     /// Kept values that no view's fold holds any more, emptied; else new ones, kept for later

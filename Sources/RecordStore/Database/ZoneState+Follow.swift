@@ -36,15 +36,14 @@ extension ZoneState {
     /// behind: the writer dropped deletes at or after ``replayedEnd`` (the partition's expiry
     /// offset is beyond it), which this reader had not read and can no longer read. Returns the
     /// rebuilt state and what changed for the subscriptions, and for the views into `views` (when
-    /// any is registered):
-    /// every event from ``replayedEnd`` on that the compacted log still holds, then a deletion
-    /// for each record this state holds that the log no longer has.
+    /// any is registered): every event from ``replayedEnd`` on that the compacted log still holds,
+    /// then a deletion for each record this state holds that the log no longer has.
     func rebuiltFromLog(to end: Int64, views: ReplayChunk?) throws -> (zone: ZoneState, changes: [RecordChange]) {
         var fresh = ZoneState(zoneID: zoneID, partition: partition, incarnation: incarnation)
         var changes: [RecordChange] = []
         try partition.forEachRecordInPlace(from: partition.startOffset, to: end, cached: false) { event in
-            let seen = event.offset >= replayedEnd
-            if let change = try fresh.follow(event, views: seen ? views : nil), seen { changes.append(change) }
+            let unread = event.offset >= replayedEnd
+            if let change = try fresh.follow(event, views: unread ? views : nil), unread { changes.append(change) }
             return true
         }
         fresh.replayedEnd = end
