@@ -25,12 +25,7 @@ package final class FilePass: @unchecked Sendable {
     /// Maps `file`, which must not be empty, for one pass.
     /// - Throws: `StorageError.io` when it cannot be mapped.
     package init(_ file: OpenFile) throws {
-        let size = Int(try file.size())
-        guard size > 0 else { throw StorageError.io(operation: "mmap", path: file.path, errno: EINVAL) }
-        guard let address = mmap(nil, size, PROT_READ, MAP_SHARED, file.descriptor, 0), address != MAP_FAILED else {
-            throw StorageError.io(operation: "mmap", path: file.path, errno: errno)
-        }
-        bytes = UnsafeRawBufferPointer(start: address, count: size)
+        bytes = UnsafeRawBufferPointer(try file.mapWhole(protection: PROT_READ, flags: MAP_SHARED))
     }
 
     deinit {

@@ -26,14 +26,9 @@ import Darwin
     /// - Throws: `StorageError.io` when it cannot be opened or mapped.
     @usableFromInline package init(path: String) throws {
         let file = try OpenFile(path: path, writable: false)
-        let size = Int(try file.size())
-        guard size > 0 else { throw StorageError.io(operation: "mmap", path: path, errno: EINVAL) }
-        guard let address = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_PRIVATE, file.descriptor, 0), address != MAP_FAILED else {
-            throw StorageError.io(operation: "mmap", path: path, errno: errno)
-        }
+        bytes = try file.mapWhole(protection: PROT_READ | PROT_WRITE, flags: MAP_PRIVATE)
         self.file = file
         self.path = path
-        bytes = UnsafeMutableRawBufferPointer(start: address, count: size)
     }
 
     deinit {

@@ -37,6 +37,18 @@ import CWriteback
         return Int64(info.st_size)
     }
 
+    /// The whole file mapped (`mmap`) with `protection` and `flags`, which the caller unmaps: the
+    /// one place ``MappedFile`` and ``FilePass`` map a file. It must not be empty.
+    /// - Throws: `StorageError.io` when it is empty or cannot be mapped.
+    package func mapWhole(protection: Int32, flags: Int32) throws -> UnsafeMutableRawBufferPointer {
+        let size = Int(try size())
+        guard size > 0 else { throw StorageError.io(operation: "mmap", path: path, errno: EINVAL) }
+        guard let address = mmap(nil, size, protection, flags, descriptor, 0), address != MAP_FAILED else {
+            throw StorageError.io(operation: "mmap", path: path, errno: errno)
+        }
+        return UnsafeMutableRawBufferPointer(start: address, count: size)
+    }
+
     /// Whether `path` still names this open file (the same device and inode): false once
     /// another process renamed a different file over it, or removed it. A reader beside a
     /// compacting writer checks it after reading a segment's index files by path.
