@@ -250,6 +250,44 @@ import TestSupport
         }
     }
 
+    /// The frame decompressed into memory of `room` bytes the test holds: the bytes written
+    /// there and the count returned.
+    static func decompressIntoRoom(_ frame: [UInt8], room: Int) throws -> [UInt8] {
+        let memory = UnsafeMutableRawBufferPointer.allocate(byteCount: room, alignment: 16)
+        defer { memory.deallocate() }
+        let count = try frame.withUnsafeBytes { try LZ4Frame.decompress($0, into: memory) }
+        return Array(memory.prefix(count))
+    }
+
+    @Test("decompressing into memory the caller holds: exactly the content fits, more room is left as it was, one byte less is refused",
+        arguments: [1, 255, 65_536, 65_537, 100_000, 1 << 20])
+    func decompressIntoCallersMemory(size: Int) throws {
+        let source = Self.wordSoup(bytes: size)
+        let frame = try LZ4Frame.compress(source)
+        #expect(try Self.decompressIntoRoom(frame, room: size) == source)
+        #expect(try Self.decompressIntoRoom(frame, room: size + 100_000) == source)
+        #expect(throws: StorageError.decompressedSizeExceeded(limit: size - 1)) { try Self.decompressIntoRoom(frame, room: size - 1) }
+    }
+
+    @Test("frames of other writers decode into the caller's memory: linked blocks, a declared content size; a declared size past the room is refused first")
+    func decompressOtherFramesIntoCallersMemory() throws {
+        let source = Self.wordSoup(bytes: 300_000)
+        #expect(try Self.decompressIntoRoom(Self.liblz4Frame(source, linked: true), room: source.count) == source)
+        let declared = Self.liblz4Frame(source, linked: false, declareContentSize: true)
+        #expect(try Self.decompressIntoRoom(declared, room: source.count) == source)
+        #expect(throws: StorageError.decompressedSizeExceeded(limit: 1000)) { try Self.decompressIntoRoom(declared, room: 1000) }
+    }
+
+    @Test("into the caller's memory, a cut frame or trailing bytes are a malformed frame")
+    func malformedIntoCallersMemory() throws {
+        let source = Self.wordSoup(bytes: 200_000)
+        let frame = try LZ4Frame.compress(source)
+        for cut in [0, 6, 7, 11, frame.count / 2, frame.count - 4, frame.count - 1] {
+            #expect(Self.malformedFrameReason { try Self.decompressIntoRoom(Array(frame.prefix(cut)), room: source.count) } != nil, "cut to \(cut)")
+        }
+        #expect(Self.malformedFrameReason { try Self.decompressIntoRoom(frame + [0], room: source.count + 10) } != nil)
+    }
+
     @Test("a limit of zero admits no byte")
     func zeroLimit() throws {
         let frame = try LZ4Frame.compress([0x6B])

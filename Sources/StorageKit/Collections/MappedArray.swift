@@ -41,6 +41,22 @@
         append(contentsOf: elements)
     }
 
+    /// An array on the heap with room for `capacity` elements, which `initializer` writes in
+    /// place, as `Array(unsafeUninitializedCapacity:initializingWith:)`: it sets `count` to how
+    /// many it initialized (at most `capacity`), the first ones. The elements are plain values:
+    /// on a throw, the memory is given back and nothing needs deinitializing.
+    @inlinable package init(
+        unsafeUninitializedCapacity capacity: Int,
+        initializingWith initializer: (_ buffer: UnsafeMutableBufferPointer<Element>, _ count: inout Int) throws -> Void
+    ) rethrows {
+        self.init()
+        reserveCapacity(capacity)
+        var initialized = 0
+        try initializer(UnsafeMutableBufferPointer(start: base, count: self.capacity), &initialized)
+        precondition(initialized >= 0 && initialized <= self.capacity, "MappedArray initialized more elements than it has room for")
+        storedCount = initialized
+    }
+
     /// The elements stored in `bytes`, a part of `mapping`, read in place; nil unless `bytes` is
     /// aligned for `Element` and holds a whole number of them.
     @inlinable package init?(mapping: MappedFile, bytes: UnsafeRawBufferPointer) {

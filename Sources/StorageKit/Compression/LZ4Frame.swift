@@ -140,6 +140,74 @@ package enum LZ4Frame {
     package static func decompress(
         _ source: UnsafeRawBufferPointer, reusing output: inout [UInt8], sizeHint: Int = 0, limit: Int
     ) throws -> Int {
+        try decode(source) { context, info, consumed in
+            if info.contentSize > UInt64(limit) { throw StorageError.decompressedSizeExceeded(limit: limit) }
+            let callerLimit = limit
+            let limit = min(limit, decompressedBound(frameBytes: source.count))
+            let firstCapacity = max(0, min(limit, info.contentSize > 0 ? Int(info.contentSize) : max(sizeHint, 256)))
+            if output.count < firstCapacity {
+                // With room (an eighth more, or twice the old size): batches of a scan differ by a
+                // few bytes, and each reallocation zeroes fresh pages (in a change fetch's first
+                // batches, a fifth of its time went to those page faults).
+                output = [UInt8](repeating: 0, count: min(limit, max(firstCapacity + firstCapacity / 8, 2 * output.count)))
+            }
+
+            var decoder = ChunkedOutput(limit: limit)
+            defer { decoder.deallocate() }
+            let firstCount: Int
+            do {
+                firstCount = try output.withUnsafeMutableBytes { buffer in
+                    // Never more than the limit in the first chunk: past it, the decoder stops.
+                    try decoder.run(
+                        context: context, source: source, consumed: consumed,
+                        firstChunk: UnsafeMutableRawBufferPointer(rebasing: buffer[..<min(buffer.count, limit)]))
+                }
+            } catch StorageError.decompressedSizeExceeded where limit < callerLimit {
+                throw StorageError.malformedFrame(reason: "the frame decodes to more than \(source.count) bytes of LZ4 can hold")
+            }
+            var count = firstCount
+            if decoder.total > firstCount {
+                output.removeLast(output.count - firstCount)
+                decoder.appendOverflow(to: &output)
+                count = output.count
+            }
+            return count
+        }
+    }
+
+    /// Decompresses exactly one frame that fills `source` into the start of `destination`, memory
+    /// the caller holds, and returns how many bytes the frame held. For a reader that knows what
+    /// a frame decompresses to: its bytes go straight where they are kept, with no buffer of
+    /// their own, no zeroing and no copy.
+    ///
+    /// - Throws: `StorageError.decompressedSizeExceeded` when the frame holds more than
+    ///   `destination` does (what was decoded until then is in `destination`);
+    ///   `StorageError.malformedFrame` for anything that is not one whole, valid frame.
+    package static func decompress(_ source: UnsafeRawBufferPointer, into destination: UnsafeMutableRawBufferPointer) throws -> Int {
+        try decode(source) { context, info, consumed in
+            let room = destination.count
+            if info.contentSize > UInt64(room) { throw StorageError.decompressedSizeExceeded(limit: room) }
+            // One byte of room past `destination`: a frame that fills it exactly and is cut before
+            // its end mark reads as truncated, and one that holds more shows it with that byte.
+            var decoder = ChunkedOutput(limit: room + 1)
+            defer { decoder.deallocate() }
+            let count: Int
+            do {
+                count = try decoder.run(context: context, source: source, consumed: consumed, firstChunk: destination)
+            } catch StorageError.decompressedSizeExceeded {
+                throw StorageError.decompressedSizeExceeded(limit: room)
+            }
+            guard decoder.total == count else { throw StorageError.decompressedSizeExceeded(limit: room) }
+            return count
+        }
+    }
+
+    /// Reads the header of the one frame that fills `source` and calls `body` with a
+    /// decompression context past it, the frame's info and the header's length; checks that the
+    /// count `body` returns is the content size the frame declares, if it declares one.
+    private static func decode(
+        _ source: UnsafeRawBufferPointer, _ body: (OpaquePointer, LZ4F_frameInfo_t, Int) throws -> Int
+    ) throws -> Int {
         var context: OpaquePointer?
         let created = LZ4F_createDecompressionContext(&context, UInt32(LZ4F_VERSION))
         guard LZ4F_isError(created) == 0, let context else {
@@ -150,7 +218,7 @@ package enum LZ4Frame {
             throw StorageError.malformedFrame(reason: "\(source.count) bytes is shorter than a frame header")
         }
 
-        // Read the header first: a declared content size is checked against the limit and,
+        // Read the header first: a declared content size is checked against the limits and,
         // when it fits, sizes the output exactly.
         var info = LZ4F_frameInfo_t()
         var consumed = source.count
@@ -160,41 +228,11 @@ package enum LZ4Frame {
         }
         // Bounded by the frame's own size as well as by the caller's limit: a small frame that
         // claims a huge size must not make us allocate it.
-        let bound = decompressedBound(frameBytes: source.count)
-        if info.contentSize > UInt64(bound) {
+        if info.contentSize > UInt64(decompressedBound(frameBytes: source.count)) {
             throw StorageError.malformedFrame(
                 reason: "the frame declares \(info.contentSize) bytes, more than \(source.count) bytes of LZ4 can hold")
         }
-        if info.contentSize > UInt64(limit) { throw StorageError.decompressedSizeExceeded(limit: limit) }
-        let callerLimit = limit
-        let limit = min(limit, bound)
-        let firstCapacity = max(0, min(limit, info.contentSize > 0 ? Int(info.contentSize) : max(sizeHint, 256)))
-        if output.count < firstCapacity {
-            // With room (an eighth more, or twice the old size): batches of a scan differ by a
-            // few bytes, and each reallocation zeroes fresh pages (in a change fetch's first
-            // batches, a fifth of its time went to those page faults).
-            output = [UInt8](repeating: 0, count: min(limit, max(firstCapacity + firstCapacity / 8, 2 * output.count)))
-        }
-
-        var decoder = ChunkedOutput(limit: limit)
-        defer { decoder.deallocate() }
-        let firstCount: Int
-        do {
-            firstCount = try output.withUnsafeMutableBytes { buffer in
-                // Never more than the limit in the first chunk: past it, the decoder stops.
-                try decoder.run(
-                    context: context, source: source, consumed: consumed,
-                    firstChunk: UnsafeMutableRawBufferPointer(rebasing: buffer[..<min(buffer.count, limit)]))
-            }
-        } catch StorageError.decompressedSizeExceeded where limit < callerLimit {
-            throw StorageError.malformedFrame(reason: "the frame decodes to more than \(source.count) bytes of LZ4 can hold")
-        }
-        var count = firstCount
-        if decoder.total > firstCount {
-            output.removeLast(output.count - firstCount)
-            decoder.appendOverflow(to: &output)
-            count = output.count
-        }
+        let count = try body(context, info, consumed)
         if info.contentSize > 0, UInt64(count) != info.contentSize {
             throw StorageError.malformedFrame(
                 reason: "frame declares \(info.contentSize) bytes but holds \(count)")
