@@ -106,7 +106,7 @@ extension NoteSlots {
         let count = meta.noteCount
         guard let cells = sections.array(.cells, count: count, of: NoteCell.self),
             let buckets = sections.array(.idTable, of: UInt64.self), let ids = SlotTable(buckets: buckets, count: count, seed: meta.idSeed),
-            let pages = Self.pages(sections, textBytes: meta.textBytes),
+            let pages = Self.pages(sections, textBytes: meta.textBytes, twoThreadsFrom: snapshot.tuning.twoThreadDecompressionPages),
             let folderIDs = sections.strings(lengths: .folderIDLengths, bytes: .folderIDs),
             let orders = Self.orders(sections, folders: folderIDs.count, notes: count)
         else { return nil }
@@ -114,8 +114,9 @@ extension NoteSlots {
     }
 
     /// The text pages of ``Section/textFrames`` (their LZ4 frames, back to back) and
-    /// ``Section/pageSizes`` (per page, the size of its text and of its frame, uint32 each).
-    private static func pages(_ sections: SnapshotSections<Section>, textBytes: Int) -> CompressedPages? {
+    /// ``Section/pageSizes`` (per page, the size of its text and of its frame, uint32 each); a
+    /// listing that reads `twoThreadsFrom` of them or more decompresses them on two threads.
+    private static func pages(_ sections: SnapshotSections<Section>, textBytes: Int, twoThreadsFrom: Int) -> CompressedPages? {
         let frames = sections.bytes(.textFrames)
         guard let sizes = sections.array(.pageSizes, of: UInt32.self), sizes.count % 2 == 0 else { return nil }
         var start = 0, total = 0
@@ -131,7 +132,7 @@ extension NoteSlots {
             start = end
         }
         guard start == frames.count, total == textBytes else { return nil }
-        return CompressedPages(frames: pages)
+        return CompressedPages(frames: pages, twoThreadsFrom: twoThreadsFrom)
     }
 
     /// The folders' orders of ``Section/orderLengths`` (their lengths) and ``Section/orderSlots``

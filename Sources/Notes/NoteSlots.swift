@@ -107,6 +107,13 @@ struct NoteSlots: Sendable {
     func notes(in folderID: String) -> [Note] {
         var folderID = folderID
         guard let index = folderID.withUTF8({ folderIndex(of: $0) }) else { return [] }
+        texts.preload { visit in
+            for slot in orders[index].slots {
+                let cell = cell(slot)
+                visit(cell.id)
+                visit(cell.content)
+            }
+        }
         return orders[index].slots.map { note(at: $0) }
     }
 

@@ -1,4 +1,5 @@
-/// Every performance trick of the commit and replay paths, each with its threshold, in one place.
+/// Every performance trick of the commit and replay paths and of reading a view's snapshot, each
+/// with its threshold, in one place.
 ///
 /// None of them changes a byte written or a result returned: each moves work to a second thread,
 /// overlaps it with other work, or backs memory differently. Each one's reason and measurements
@@ -31,10 +32,14 @@ package struct CommitTuning: Sendable, Equatable {
     /// hashing each record's ID into the dictionary was 5 % of a 1000-record commit's CPU, for
     /// results bulk callers rarely read.
     package var lazySaveResultsItems: Int
+    /// From this many pages of a mapped view snapshot's compressed texts read at once (a folder
+    /// listed first after an open: `CompressedPages/load(_:)`), half of them are decompressed on
+    /// a second thread.
+    package var twoThreadDecompressionPages: Int
 
     package init(
         earlyDurableItems: Int, largeCommitItems: Int, twoThreadPlanningItems: Int, twoThreadCompressionBytes: Int,
-        pipelinedReplayRecords: Int64, lazySaveResultsItems: Int
+        pipelinedReplayRecords: Int64, lazySaveResultsItems: Int, twoThreadDecompressionPages: Int
     ) {
         self.earlyDurableItems = earlyDurableItems
         self.largeCommitItems = largeCommitItems
@@ -42,23 +47,24 @@ package struct CommitTuning: Sendable, Equatable {
         self.twoThreadCompressionBytes = twoThreadCompressionBytes
         self.pipelinedReplayRecords = pipelinedReplayRecords
         self.lazySaveResultsItems = lazySaveResultsItems
+        self.twoThreadDecompressionPages = twoThreadDecompressionPages
     }
 
     /// The thresholds measured best on the benchmark's workloads.
     package static let standard = CommitTuning(
         earlyDurableItems: 1, largeCommitItems: 64, twoThreadPlanningItems: 256, twoThreadCompressionBytes: 256 << 10, pipelinedReplayRecords: 16_384,
-        lazySaveResultsItems: 64)
+        lazySaveResultsItems: 64, twoThreadDecompressionPages: 2)
 
     /// Every trick off: each commit and replay runs on the calling thread, in the plainest order.
     package static let off = CommitTuning(
         earlyDurableItems: .max, largeCommitItems: .max, twoThreadPlanningItems: .max, twoThreadCompressionBytes: .max, pipelinedReplayRecords: .max,
-        lazySaveResultsItems: .max)
+        lazySaveResultsItems: .max, twoThreadDecompressionPages: .max)
 
     /// Every trick on from the smallest request it can split (two saves plan on two threads; two
-    /// LZ4 blocks compress on two).
+    /// LZ4 blocks compress on two; two snapshot pages decompress on two).
     package static let always = CommitTuning(
         earlyDurableItems: 1, largeCommitItems: 1, twoThreadPlanningItems: 2, twoThreadCompressionBytes: 0, pipelinedReplayRecords: 1,
-        lazySaveResultsItems: 1)
+        lazySaveResultsItems: 1, twoThreadDecompressionPages: 2)
 
     /// The tuning a database opened now takes: ``standard`` unless a test set another.
     @TaskLocal package static var current = CommitTuning.standard

@@ -60,7 +60,7 @@ extension Database {
             return (try? DurableFile.read(ViewSnapshot<View>.path(directory: directory))).flatMap { $0 }.flatMap(ViewSnapshot<View>.decode)
         }
         let path = Self.mappedSnapshotPath(directory: directory, name: View.name)
-        let snapshot = MappedViewSnapshot.open(path: path) { reason in
+        let snapshot = MappedViewSnapshot.open(path: path, tuning: tuning) { reason in
             logger.warning("ignoring a view snapshot: \(reason); the view is rebuilt from the log", metadata: ["path": "\(path)"])
         }
         guard let snapshot else { return nil }

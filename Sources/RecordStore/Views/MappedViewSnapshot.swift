@@ -15,6 +15,8 @@ package struct MappedViewSnapshot: Sendable {
     private let ranges: [Range<Int>]
     let storeID: [UInt8]
     let zones: [String: ZonePosition]
+    /// The tuning of the database that opened it, for the view's reads of its sections.
+    package let tuning: CommitTuning
 
     /// How many sections the view wrote.
     package var sectionCount: Int { ranges.count }
@@ -64,9 +66,9 @@ package struct MappedViewSnapshot: Sendable {
         return failure.withLock { $0 }
     }
 
-    /// Opens the snapshot at `path`; nil when there is none, or it is damaged or not one (the
-    /// reason is `reject`ed).
-    static func open(path: String, reject: (String) -> Void) -> MappedViewSnapshot? {
+    /// Opens the snapshot at `path`, for a database of `tuning`; nil when there is none, or it is
+    /// damaged or not one (the reason is `reject`ed).
+    static func open(path: String, tuning: CommitTuning = .current, reject: (String) -> Void) -> MappedViewSnapshot? {
         guard let mapping = try? MappedFile(path: path) else { return nil }
         let bytes = UnsafeRawBufferPointer(mapping.bytes)
         let trailer = 4 + 4 + magic.count
@@ -96,7 +98,8 @@ package struct MappedViewSnapshot: Sendable {
             reject(failure)
             return nil
         }
-        return MappedViewSnapshot(mapping: mapping, ranges: footer.sections.map(\.range), storeID: footer.storeID, zones: footer.zones)
+        return MappedViewSnapshot(
+            mapping: mapping, ranges: footer.sections.map(\.range), storeID: footer.storeID, zones: footer.zones, tuning: tuning)
     }
 
     /// The footer's fields, read with bounds checks.

@@ -78,10 +78,23 @@
         // A snapshot's page, empty here: its bytes come from `compressed` (and hold the text, or
         // the snapshot was damaged).
         guard let compressed, Int(ref.page) < compressed.count else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
-        return try compressed.page(Int(ref.page)).withUnsafeBufferPointer { page in
+        return try compressed.withPage(Int(ref.page)) { page in
             guard end <= page.count else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
             return try body(UnsafeBufferPointer(rebasing: page[Int(ref.offset)..<end]))
         }
+    }
+
+    /// Decompresses, ahead of their reads, the snapshot pages that hold the texts `refs` visits
+    /// (``CompressedPages/load(_:)``): a folder listed first after an open decompresses its pages
+    /// together, on two threads, rather than one by one as it reads them.
+    package func preload(_ refs: ((TextRef) -> Void) -> Void) {
+        guard let compressed else { return }
+        var wanted = [Bool](repeating: false, count: compressed.count)
+        refs { ref in
+            let page = Int(ref.page)
+            if ref.count > 0, page < compressed.count, page < pages.count, pages[page].isEmpty { wanted[page] = true }
+        }
+        compressed.load(wanted.indices.filter { wanted[$0] })
     }
 
     /// The text at `ref`.
