@@ -103,18 +103,23 @@ struct NoteSlots: Sendable {
         }.map(Int.init)
     }
 
-    /// A folder's notes by modification date, then id.
-    func notes(in folderID: String) -> [Note] {
+    /// A folder's notes by modification date, then id (newest first: the reverse); from
+    /// `twoThreadsFrom` notes on, the second half of them built on a second thread.
+    func notes(in folderID: String, newestFirst: Bool = false, twoThreadsFrom: Int = .max) -> [Note] {
         var folderID = folderID
         guard let index = folderID.withUTF8({ folderIndex(of: $0) }) else { return [] }
+        let slots = orders[index].slots
         texts.preload { visit in
-            for slot in orders[index].slots {
+            for slot in slots {
                 let cell = cell(slot)
                 visit(cell.id)
                 visit(cell.content)
             }
         }
-        return orders[index].slots.map { note(at: $0) }
+        let last = slots.count - 1
+        return SecondThread.map(count: slots.count, twoThreadsFrom: twoThreadsFrom) { [self] position in
+            note(at: slots[newestFirst ? last - position : position])
+        }
     }
 
     /// Adds `note`, or replaces the note with its id (moving it between folders as needed).

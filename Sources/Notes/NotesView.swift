@@ -117,7 +117,12 @@ public struct NotesView: MappedSnapshotView, ReplayHintedView {
     ///
     /// The view keeps each folder in this order, so listing copies the notes without sorting.
     public func notes(in folderID: String, newestFirst: Bool) -> [Note] {
-        let ascending = storage.notes(in: folderID)
-        return newestFirst ? ascending.reversed() : ascending
+        storage.notes(in: folderID, newestFirst: newestFirst)
+    }
+
+    /// A folder's notes as ``notes(in:newestFirst:)`` lists them, the second half of them built
+    /// on a second thread from `twoThreadsFrom` notes on (`CommitTuning.twoThreadReadItems`).
+    package func notes(in folderID: String, newestFirst: Bool, twoThreadsFrom: Int) -> [Note] {
+        storage.notes(in: folderID, newestFirst: newestFirst, twoThreadsFrom: twoThreadsFrom)
     }
 }

@@ -68,7 +68,8 @@ public final class RecordNotesManager: NotesManager {
     public func fetchNotes(in folder: Folder, newestFirst: Bool) async throws -> [Note] {
         try await database.refresh()
         guard await folders.read({ $0.folders[folder.id] != nil }) else { throw NotesError.folderNotFound(id: folder.id) }
-        return await notes.read { $0.notes(in: folder.id, newestFirst: newestFirst) }
+        let twoThreadsFrom = database.tuning.twoThreadReadItems
+        return await notes.read { $0.notes(in: folder.id, newestFirst: newestFirst, twoThreadsFrom: twoThreadsFrom) }
     }
 
     /// One lookup by record name in the Notes view, which serves `fetchNotes(in:)` too.

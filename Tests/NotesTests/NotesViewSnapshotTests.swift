@@ -206,6 +206,34 @@ import TestSupport
         return body + footer + trailer + Array("RLVIEW01".utf8)
     }
 
+    @Test("a folder of more notes than one thread builds, its texts on several pages, lists the same oldest and newest first, live and from its snapshot")
+    func largeFolderListing() async throws {
+        let database = try await Database.temporary()
+        let manager = try await RecordNotesManager(database: database)
+        let inbox = try await manager.createDefaultFolder()
+        let other = try await manager.save(manager.newFolder(name: "Other"))
+        var random = SeededGenerator(seed: 71)
+        var inInbox: [Note] = []
+        for index in 0..<1_100 {
+            var note = manager.newNote(in: index % 10 == 0 ? other : inbox)
+            note.content = "\(index) " + String((0..<(1 + random.next() % 4_000)).map { _ in Character(UnicodeScalar(UInt8(97 + random.next() % 26))) })
+            let saved = try await manager.save(note)
+            if saved.folderID == inbox.id { inInbox.append(saved) }
+        }
+        func key(_ note: Note) throws -> (Date, String) { (try #require(note.modifiedAt), note.id) }
+        let expected = try inInbox.sorted { try key($0) < key($1) }
+        #expect(try await manager.fetchNotes(in: inbox) == expected)
+        #expect(try await manager.fetchNotes(in: inbox, newestFirst: true) == expected.reversed())
+        try database.close()
+
+        let reopened = try await Database(directory: try #require(database.directory), durability: .noSyncUnsafe)
+        let again = try await RecordNotesManager(database: reopened)
+        #expect(again.notes.fromSnapshot)
+        #expect(try await again.fetchNotes(in: inbox, newestFirst: true) == expected.reversed())
+        #expect(try await again.fetchNotes(in: inbox) == expected)
+        try reopened.removeTemporaryDirectory()
+    }
+
     /// A store holding `count` notes in its default folder, each of 100,000 random letters (some
     /// 66 KB once compressed), open.
     private static func storeOfLargeNotes(_ count: Int, seed: UInt64) async throws -> (Database, RecordNotesManager, Folder) {

@@ -36,10 +36,13 @@ package struct CommitTuning: Sendable, Equatable {
     /// listed first after an open: `CompressedPages/load(_:)`), half of them are decompressed on
     /// a second thread.
     package var twoThreadDecompressionPages: Int
+    /// From this many items built by one read of a view (a Notes folder's listing, through
+    /// `RecordNotesManager`), the second half of them are built on a second thread.
+    package var twoThreadReadItems: Int
 
     package init(
         earlyDurableItems: Int, largeCommitItems: Int, twoThreadPlanningItems: Int, twoThreadCompressionBytes: Int,
-        pipelinedReplayRecords: Int64, lazySaveResultsItems: Int, twoThreadDecompressionPages: Int
+        pipelinedReplayRecords: Int64, lazySaveResultsItems: Int, twoThreadDecompressionPages: Int, twoThreadReadItems: Int
     ) {
         self.earlyDurableItems = earlyDurableItems
         self.largeCommitItems = largeCommitItems
@@ -48,23 +51,25 @@ package struct CommitTuning: Sendable, Equatable {
         self.pipelinedReplayRecords = pipelinedReplayRecords
         self.lazySaveResultsItems = lazySaveResultsItems
         self.twoThreadDecompressionPages = twoThreadDecompressionPages
+        self.twoThreadReadItems = twoThreadReadItems
     }
 
     /// The thresholds measured best on the benchmark's workloads.
     package static let standard = CommitTuning(
         earlyDurableItems: 1, largeCommitItems: 64, twoThreadPlanningItems: 256, twoThreadCompressionBytes: 256 << 10, pipelinedReplayRecords: 16_384,
-        lazySaveResultsItems: 64, twoThreadDecompressionPages: 2)
+        lazySaveResultsItems: 64, twoThreadDecompressionPages: 2, twoThreadReadItems: 512)
 
     /// Every trick off: each commit and replay runs on the calling thread, in the plainest order.
     package static let off = CommitTuning(
         earlyDurableItems: .max, largeCommitItems: .max, twoThreadPlanningItems: .max, twoThreadCompressionBytes: .max, pipelinedReplayRecords: .max,
-        lazySaveResultsItems: .max, twoThreadDecompressionPages: .max)
+        lazySaveResultsItems: .max, twoThreadDecompressionPages: .max, twoThreadReadItems: .max)
 
     /// Every trick on from the smallest request it can split (two saves plan on two threads; two
-    /// LZ4 blocks compress on two; two snapshot pages decompress on two).
+    /// LZ4 blocks compress on two; two snapshot pages decompress on two; a listing of two notes
+    /// builds them on two).
     package static let always = CommitTuning(
         earlyDurableItems: 1, largeCommitItems: 1, twoThreadPlanningItems: 2, twoThreadCompressionBytes: 0, pipelinedReplayRecords: 1,
-        lazySaveResultsItems: 1, twoThreadDecompressionPages: 2)
+        lazySaveResultsItems: 1, twoThreadDecompressionPages: 2, twoThreadReadItems: 2)
 
     /// The tuning a database opened now takes: ``standard`` unless a test set another.
     @TaskLocal package static var current = CommitTuning.standard

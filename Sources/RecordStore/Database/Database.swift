@@ -39,7 +39,9 @@ import StorageKit
 ///   the caller does one half and then waits for the other, which already runs on a thread of
 ///   its own — never for a task, a lock or I/O, so the wait is bounded by the work and cannot
 ///   starve the cooperative pool. `CommitTuning.off` turns every split off.
-/// - **Atomics** for flags read on every request (closed) and process-wide switches.
+/// - **Atomics** for flags read on every request (closed), process-wide switches, and the
+///   address of each snapshot text page once decompressed and kept (`CompressedPages`), which
+///   every text read loads.
 /// - **Reads on the caller's thread** of bytes already in the page cache, as every fetch reads
 ///   the log: a read-only database's catch-up with its writer process (``refresh()``, before
 ///   each read) reads each zone's 1 KiB durable-end mark and, when it moved, validates and
@@ -98,8 +100,9 @@ public final class Database: Sendable {
     /// How the open rebuilt the current state.
     public var openReport: OpenReport { state.withLock { $0.openReport } }
     let logger: Logger
-    /// The performance tricks' thresholds, taken when the database opened.
-    let tuning: CommitTuning
+    /// The performance tricks' thresholds, taken when the database opened (also for its views'
+    /// reads, which a view's owner passes on).
+    package let tuning: CommitTuning
     /// Runs compactions, asked for or due (``CompactionPolicy``), on a queue of its own.
     let compactor: ZoneCompactor
     /// A read-only database's watch on the writer's durable commits; nil otherwise.
