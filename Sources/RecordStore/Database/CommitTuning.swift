@@ -39,10 +39,15 @@ package struct CommitTuning: Sendable, Equatable {
     /// From this many items built by one read of a view (a Notes folder's listing, through
     /// `RecordNotesManager`), the second half of them are built on a second thread.
     package var twoThreadReadItems: Int
+    /// From a key index checkpoint of this many bytes on, an open reads and checks it on a
+    /// second thread while the log opens (``CheckpointPrefetch``), each zone's active segment
+    /// validated meanwhile.
+    package var twoThreadOpenBytes: Int
 
     package init(
         earlyDurableItems: Int, largeCommitItems: Int, twoThreadPlanningItems: Int, twoThreadCompressionBytes: Int,
-        pipelinedReplayRecords: Int64, lazySaveResultsItems: Int, twoThreadDecompressionPages: Int, twoThreadReadItems: Int
+        pipelinedReplayRecords: Int64, lazySaveResultsItems: Int, twoThreadDecompressionPages: Int, twoThreadReadItems: Int,
+        twoThreadOpenBytes: Int
     ) {
         self.earlyDurableItems = earlyDurableItems
         self.largeCommitItems = largeCommitItems
@@ -52,24 +57,28 @@ package struct CommitTuning: Sendable, Equatable {
         self.lazySaveResultsItems = lazySaveResultsItems
         self.twoThreadDecompressionPages = twoThreadDecompressionPages
         self.twoThreadReadItems = twoThreadReadItems
+        self.twoThreadOpenBytes = twoThreadOpenBytes
     }
 
     /// The thresholds measured best on the benchmark's workloads.
     package static let standard = CommitTuning(
         earlyDurableItems: 1, largeCommitItems: 64, twoThreadPlanningItems: 256, twoThreadCompressionBytes: 256 << 10, pipelinedReplayRecords: 16_384,
-        lazySaveResultsItems: 64, twoThreadDecompressionPages: 2, twoThreadReadItems: 512)
+        lazySaveResultsItems: 64, twoThreadDecompressionPages: 2, twoThreadReadItems: 512,
+        twoThreadOpenBytes: 1 << 20)
 
     /// Every trick off: each commit and replay runs on the calling thread, in the plainest order.
     package static let off = CommitTuning(
         earlyDurableItems: .max, largeCommitItems: .max, twoThreadPlanningItems: .max, twoThreadCompressionBytes: .max, pipelinedReplayRecords: .max,
-        lazySaveResultsItems: .max, twoThreadDecompressionPages: .max, twoThreadReadItems: .max)
+        lazySaveResultsItems: .max, twoThreadDecompressionPages: .max, twoThreadReadItems: .max,
+        twoThreadOpenBytes: .max)
 
     /// Every trick on from the smallest request it can split (two saves plan on two threads; two
     /// LZ4 blocks compress on two; two snapshot pages decompress on two; a listing of two notes
-    /// builds them on two).
+    /// builds them on two; any checkpoint is read beside the log's open).
     package static let always = CommitTuning(
         earlyDurableItems: 1, largeCommitItems: 1, twoThreadPlanningItems: 2, twoThreadCompressionBytes: 0, pipelinedReplayRecords: 1,
-        lazySaveResultsItems: 1, twoThreadDecompressionPages: 2, twoThreadReadItems: 2)
+        lazySaveResultsItems: 1, twoThreadDecompressionPages: 2, twoThreadReadItems: 2,
+        twoThreadOpenBytes: 0)
 
     /// The tuning a database opened now takes: ``standard`` unless a test set another.
     @TaskLocal package static var current = CommitTuning.standard

@@ -84,7 +84,8 @@ extension Database {
     /// - Throws: `internalError` when the system log creates a zone whose name breaks the rules:
     ///   the zones are checked here, once, and their records are then read without checking the
     ///   zone again.
-    func loadZones() async throws -> OpenReport {
+    /// `checkpoint`: the key index checkpoint being read beside the log's open, if it is.
+    func loadZones(checkpoint: CheckpointPrefetch? = nil) async throws -> OpenReport {
         var report = OpenReport()
         let registry = try ZoneRegistry(system: system)
         var live = registry.live
@@ -103,7 +104,7 @@ extension Database {
                 "a zone's files are in the store but the system log does not register the zone; they are kept, not served",
                 metadata: ["zone": "\(name)"])
         }
-        var snapshot = loadSnapshot()
+        var snapshot = await loadSnapshot(prefetched: checkpoint)
         let covered = snapshot.mapValues(\.covered)
         var zones: [ZoneID: ZoneState] = [:]
         let present = Set(log.partitionNames)

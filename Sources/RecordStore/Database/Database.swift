@@ -38,7 +38,9 @@ import StorageKit
 /// - **Fork-join on a second core** (`SecondThread`, `ReplayPipeline`) for CPU work split in two:
 ///   the caller does one half and then waits for the other, which already runs on a thread of
 ///   its own — never for a task, a lock or I/O, so the wait is bounded by the work and cannot
-///   starve the cooperative pool. `CommitTuning.off` turns every split off.
+///   starve the cooperative pool. An open reads its key index checkpoint on a thread of the
+///   global queue while the log opens, and awaits it through a continuation
+///   (`CheckpointPrefetch`). `CommitTuning.off` turns every split off.
 /// - **Atomics** for flags read on every request (closed), process-wide switches, and the
 ///   address of each snapshot text page once decompressed and kept (`CompressedPages`), which
 ///   every text read loads.
@@ -185,12 +187,16 @@ public final class Database: Sendable {
         checkpointAfterEvents: Int64 = 10_000, compaction: CompactionPolicy = CompactionPolicy(),
         refreshInterval: Duration? = Database.defaultRefreshInterval, logger: Logger = Logger(label: "RecordStore")
     ) async throws {
+        // The checkpoint is read beside the log's open (validating each zone's active segment).
+        let checkpoint = CheckpointPrefetch.start(
+            path: Self.checkpointPath(directory: directory), fromBytes: CommitTuning.current.twoThreadOpenBytes)
         let log = try await Log.open(directory: directory, options: options, lockTimeout: lockTimeout, logger: logger)
         try await self.init(
             directory: directory, log: log,
             maximumItemsPerRequest: maximumItemsPerRequest, checkpointAfterEvents: checkpointAfterEvents,
             // A reader beside a writer never compacts: the writer's log is not its to change.
-            compaction: options.readOnly ? .manual : compaction, refreshInterval: refreshInterval, logger: logger)
+            compaction: options.readOnly ? .manual : compaction, refreshInterval: refreshInterval, logger: logger,
+            checkpoint: checkpoint)
     }
 
     /// A new, empty database that lives in memory only: no directory, no file, nothing left when
@@ -225,7 +231,7 @@ public final class Database: Sendable {
     /// private: tests open one over a log with small segments.
     init(
         directory: String?, log: any PartitionedLog, maximumItemsPerRequest: Int, checkpointAfterEvents: Int64,
-        compaction: CompactionPolicy, refreshInterval: Duration? = nil, logger: Logger
+        compaction: CompactionPolicy, refreshInterval: Duration? = nil, logger: Logger, checkpoint: CheckpointPrefetch? = nil
     ) async throws {
         self.directory = directory
         compactor = ZoneCompactor(policy: compaction, logger: logger)
@@ -239,7 +245,7 @@ public final class Database: Sendable {
         system = isReadOnly ? try log.partition(named: StoredEvent.systemPartition) : try log.createPartition(named: StoredEvent.systemPartition)
         storeID = try await Self.storeIdentity(system, readOnly: isReadOnly)
         state = LockedValue(State())
-        let report = try await loadZones()
+        let report = try await loadZones(checkpoint: checkpoint)
         state.withLock { $0.openReport = report }
         try loadSubscriptions()
         watcher?.start(self)

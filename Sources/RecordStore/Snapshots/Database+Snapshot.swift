@@ -4,7 +4,12 @@ import RecordLog
 extension Database {
     /// Where the key index checkpoint lives; nil for an in-memory database, which keeps none.
     var snapshotPath: String? {
-        directory.map { $0 + "/" + KeyIndexSnapshot.directoryName + "/" + KeyIndexSnapshot.fileName }
+        directory.map { Self.checkpointPath(directory: $0) }
+    }
+
+    /// Where the key index checkpoint of the store in `directory` lives.
+    static func checkpointPath(directory: String) -> String {
+        directory + "/" + KeyIndexSnapshot.directoryName + "/" + KeyIndexSnapshot.fileName
     }
 
     /// Writes the key index checkpoint and the registered views' snapshots, so the next open
@@ -76,6 +81,14 @@ extension Database {
             total += now.offset - then.offset
         }
         return total
+    }
+
+    /// The checkpointed zones of this store, by name, as `prefetched` read them while the log
+    /// opened when it could (``CheckpointPrefetch/take()``); empty when there is no usable
+    /// snapshot.
+    func loadSnapshot(prefetched: CheckpointPrefetch?) async -> [String: KeyIndexSnapshot.Zone] {
+        if let read = await prefetched?.take(), read.storeID == storeID { return read.zones }
+        return loadSnapshot()
     }
 
     /// The checkpointed zones of this store, by name; empty when there is no usable snapshot.

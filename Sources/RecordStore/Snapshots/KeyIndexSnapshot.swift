@@ -85,6 +85,12 @@ enum KeyIndexSnapshot {
     /// The zones of the snapshot at `path`, by name; nil when there is none, or it is damaged or
     /// not one (the reason is `reject`ed).
     static func read(path: String, reject: (String) -> Void) -> (storeID: [UInt8], zones: [String: Zone])? {
+        readMapped(path: path, reject: reject).map { ($0.storeID, $0.zones) }
+    }
+
+    /// As ``read(path:reject:)``, with the file it mapped: whose path may have come to name
+    /// another file since (``MappedFile/isStillNamed()``).
+    static func readMapped(path: String, reject: (String) -> Void) -> (storeID: [UInt8], zones: [String: Zone], file: MappedFile)? {
         guard let snapshot = MappedViewSnapshot.open(path: path, reject: reject) else { return nil }
         guard let sections = snapshot.sections(Section.self), let header = sections.meta(.header, as: Header.self),
             header.zoneCount == snapshot.zones.count,
@@ -124,6 +130,6 @@ enum KeyIndexSnapshot {
             }
             zones[name] = Zone(covered: covered, records: index, clientToken: tokens[position], deleted: deleted[position])
         }
-        return (snapshot.storeID, zones)
+        return (snapshot.storeID, zones, snapshot.mapping)
     }
 }

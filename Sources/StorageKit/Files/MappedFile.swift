@@ -35,6 +35,12 @@ import Darwin
         if let address = bytes.baseAddress { munmap(address, bytes.count) }
     }
 
+    /// Whether the file's path still names the mapped file (the same device and inode): false
+    /// once a different file was renamed over it, or it was removed.
+    package func isStillNamed() -> Bool {
+        file.isStillNamed()
+    }
+
     /// One pass over the whole file's bytes in place, through a mapping of its own that leaves
     /// nothing resident (``FilePass``): for reading every byte once without a copy, and without
     /// making the pages this mapping's.
