@@ -70,7 +70,26 @@ package struct NotesApp: Sendable {
     /// The notes of one folder, or of every folder, oldest (least recently modified) first
     /// overall: a line each (id, folder name, title), or a JSON array of
     /// `{id, folderID, title, content, createdAt, modifiedAt}`.
+    ///
+    /// Every folder is read, then each one's notes: a writer process that deletes a folder in
+    /// between makes the folder's read fail, and the listing starts over (up to
+    /// ``listAttempts`` times), so that it shows one state of the store or the next, never a
+    /// failure.
     package func list(folderName: String?, json: Bool) async throws -> String {
+        var attempt = 1
+        while true {
+            do {
+                return try await listOnce(folderName: folderName, json: json)
+            } catch NotesError.folderNotFound where folderName == nil && attempt < Self.listAttempts {
+                attempt += 1
+            }
+        }
+    }
+
+    /// How many times ``list(folderName:json:)`` starts over after a folder vanished under it.
+    static let listAttempts = 8
+
+    private func listOnce(folderName: String?, json: Bool) async throws -> String {
         let folders: [Folder]
         if let folderName { folders = [try await folder(named: folderName)] } else { folders = try await manager.fetchFolders() }
         var notes: [Note] = []

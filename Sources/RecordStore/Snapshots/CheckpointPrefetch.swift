@@ -16,8 +16,11 @@ final class CheckpointPrefetch: Sendable {
 
     private struct State {
         var done = false
+        /// The read, held here alone from the moment it is done until ``take()`` moves it out: a
+        /// second holder of the index's arrays would make the open's first write into them copy
+        /// every one to the heap.
         var read: Read?
-        var waiters: [CheckedContinuation<Read?, Never>] = []
+        var waiter: CheckedContinuation<Void, Never>?
     }
 
     private let state = LockedValue(State())
@@ -31,31 +34,34 @@ final class CheckpointPrefetch: Sendable {
         DispatchQueue.global(qos: .userInitiated).async {
             // Reasons for refusing it are not logged here: the open reads the file again, and
             // logs them then.
-            let read = KeyIndexSnapshot.readMapped(path: path) { _ in }
-            let waiters = prefetch.state.withLock { state in
+            var read = KeyIndexSnapshot.readMapped(path: path) { _ in }
+            let waiter = prefetch.state.withLock { state in
                 state.done = true
-                state.read = read
-                return state.waiters
+                state.read = read.take()
+                defer { state.waiter = nil }
+                return state.waiter
             }
-            for waiter in waiters { waiter.resume(returning: read) }
+            waiter?.resume()
         }
         return prefetch
     }
 
     /// The checkpoint read, once it is done (suspending until then), if it found a usable file
-    /// and the path still names that file; nil otherwise.
+    /// and the path still names that file; nil otherwise, and for every call after the first.
     func take() async -> Read? {
-        let read = await withCheckedContinuation { (continuation: CheckedContinuation<Read?, Never>) in
-            let finished: Read?? = state.withLock { state in
-                guard state.done else {
-                    state.waiters.append(continuation)
-                    return nil
-                }
-                return .some(state.read)
-            }
-            if let finished { continuation.resume(returning: finished) }
-        }
-        guard let read, read.file.isStillNamed() else { return nil }
+        await waitUntilDone()
+        guard let read = state.withLock({ $0.read.take() }), read.file.isStillNamed() else { return nil }
         return read
+    }
+
+    /// Suspends until the read is done. One caller at a time: the open, or a test before it.
+    func waitUntilDone() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let done = state.withLock { state in
+                if !state.done { state.waiter = continuation }
+                return state.done
+            }
+            if done { continuation.resume() }
+        }
     }
 }
