@@ -26,8 +26,9 @@ let package = Package(
         // shows); only the charts' SVG geometry is written by hand.
         .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
         // recordlog-server: HTTP (Hummingbird, TLS through swift-nio-ssl), graceful shutdown,
-        // token hashes (swift-crypto), metrics with a Prometheus endpoint; HTTPRemoteDatabase's
-        // client (AsyncHTTPClient); the OpenAPI document's test reads YAML (Yams, tests only).
+        // token hashes (swift-crypto), metrics with a Prometheus endpoint; the server tests' raw
+        // HTTP client (AsyncHTTPClient; HTTPRemoteDatabase uses URLSession); the OpenAPI
+        // document's test reads YAML (Yams, tests only).
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
@@ -38,6 +39,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+        // recordlog-server's gzip'd answers (zlib).
+        .package(url: "https://github.com/adam-fowler/compress-nio.git", from: "1.5.0"),
     ],
     targets: [
         // liblz4 from the system (Debian: liblz4-dev), wrapped as small as possible.
@@ -88,8 +91,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // The server's JSON API: request and response bodies and the error body, shared by
-        // recordlog-server and HTTPRemoteDatabase.
+        // The server's JSON API in CloudKit Web Services' shapes: a small JSON reader and writer
+        // over bytes, and every request, response and error body written for the wire, shared
+        // by recordlog-server and HTTPRemoteDatabase.
         .target(
             name: "RecordWire",
             dependencies: ["RecordStore"]
@@ -112,19 +116,18 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // HTTPRemoteDatabase: a RemoteDatabase over recordlog-server's API.
+        // HTTPRemoteDatabase: a RemoteDatabase over recordlog-server's API, on the toolchain's
+        // URLSession (FoundationNetworking, libcurl), so that `notes` builds without NIO.
         .target(
             name: "RecordClient",
             dependencies: [
                 "RecordStore",
                 "RecordWire",
                 "RecordSync",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -248,7 +251,7 @@ let package = Package(
         .target(
             name: "FuzzTargets",
             dependencies: [
-                "StorageKit", "RecordLog", "RecordStore", "Notes",
+                "StorageKit", "RecordLog", "RecordStore", "Notes", "RecordWire",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tools/fuzz/Targets"
@@ -316,6 +319,10 @@ let package = Package(
             dependencies: ["ReliabilityHarness", "StorageKit", "RecordLog", "RecordStore", "TestSupport", "FuzzTargets"]
         ),
         .testTarget(
+            name: "RecordWireTests",
+            dependencies: ["RecordWire", "RecordStore", "TestSupport"]
+        ),
+        .testTarget(
             name: "RecordServerTests",
             dependencies: [
                 "RecordServer",
@@ -331,6 +338,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
+                .product(name: "CompressNIO", package: "compress-nio"),
             ]
         ),
         .testTarget(

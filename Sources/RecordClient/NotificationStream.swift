@@ -1,17 +1,19 @@
-import AsyncHTTPClient
 import Foundation
 import Logging
-import NIOCore
 import RecordStore
 import RecordWire
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// Reads a subscription's Server-Sent Events stream into an `AsyncStream` of notifications:
 /// opening waits for the server's `ready` event (from then on every commit is delivered); the
 /// stream ends when the server ends it or the connection drops, and ending it (the consumer
 /// goes) closes the connection.
 struct NotificationStream: Sendable {
-    let client: HTTPClient
-    let request: HTTPClientRequest
+    let transport: HTTPTransport
+    let request: URLRequest
     let logger: Logger
 
     /// Opens the stream.
@@ -20,27 +22,28 @@ struct NotificationStream: Sendable {
     /// - Throws: that error, or ``HTTPRemoteDatabaseError`` when the server cannot be reached or
     ///   ends the stream before `ready`.
     func open(
-        failure: @escaping @Sendable (Int, ByteBuffer) -> (error: any Error, retryAfter: Double?)
+        failure: @escaping @Sendable (Int, Data) -> (error: any Error, retryAfter: Double?)
     ) async throws -> AsyncStream<SubscriptionNotification> {
         let (notifications, continuation) = AsyncStream<SubscriptionNotification>.makeStream()
         let (ready, readyContinuation) = AsyncThrowingStream<Void, any Error>.makeStream()
-        let client = self.client
+        let transport = self.transport
         let request = self.request
         let logger = self.logger
+        // Cancelling the reader ends its wait for the next chunk, which cancels the request and
+        // closes the connection.
         let reader = Task {
             defer { continuation.finish() }
             do {
-                let response = try await client.execute(request, timeout: .seconds(30))
-                guard response.status == .ok else {
-                    let body = try await response.body.collect(upTo: 1 << 20)
-                    readyContinuation.finish(throwing: failure(Int(response.status.code), body).error)
+                let response = try await transport.stream(request)
+                guard response.status == 200 else {
+                    let body = try await response.collect(upTo: 1 << 20)
+                    readyContinuation.finish(throwing: failure(response.status, body).error)
                     return
                 }
                 var parser = ServerSentEventParser()
                 var isReady = false
-                let decoder = WireCoding.decoder()
-                for try await buffer in response.body {
-                    for event in parser.feed(buffer.readableBytesView) {
+                for try await chunk in response.body {
+                    for event in parser.feed(chunk) {
                         switch event.name {
                         case NotificationEvent.readyEvent where !isReady:
                             isReady = true
@@ -48,7 +51,7 @@ struct NotificationStream: Sendable {
                             readyContinuation.finish()
                         case NotificationEvent.notificationEvent:
                             do {
-                                continuation.yield(try decoder.decode(NotificationEvent.self, from: Data(event.data.utf8)).notification)
+                                continuation.yield(try WireBodies.notification(fromEventData: event.data))
                             } catch {
                                 logger.warning("skipping a notification that does not decode", metadata: ["error": "\(error)"])
                             }

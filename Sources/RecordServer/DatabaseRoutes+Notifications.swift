@@ -53,7 +53,7 @@ extension DatabaseRoutes {
                         for await event in events.cancelOnGracefulShutdown() {
                             switch event {
                             case .notification(let notification):
-                                let data = try WireCoding.encoder().encode(NotificationEvent(notification))
+                                let data = WireJSON.encode(NotificationEvent(notification))
                                 try await writer.write(Self.event(NotificationEvent.notificationEvent, data: String(decoding: data, as: UTF8.self)))
                             case .heartbeat:
                                 try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
@@ -76,6 +76,8 @@ extension DatabaseRoutes {
     }
 
     private static func jsonString(_ text: String) -> String {
-        (try? String(decoding: JSONEncoder().encode(text), as: UTF8.self)) ?? "\"\""
+        var writer = JSONWriter()
+        writer.string(text)
+        return String(decoding: writer.bytes, as: UTF8.self)
     }
 }

@@ -8,17 +8,10 @@ extension DatabaseRoutes {
     /// order. An atomic request that fails answers `PARTIAL_FAILURE` with each item's error.
     func modifyRecords(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
         let body = try await decode(ModifyRecordsRequest.self, request)
-        var clientToken: Data?
-        if let text = body.clientChangeToken {
-            guard let data = Data(base64Encoded: text) else {
-                throw RecordStoreError(.invalidArguments, "clientChangeToken must be base64 text.")
-            }
-            clientToken = data
-        }
         let (name, database) = try await database(context)
         let result = try await database.modifyRecords(
-            saving: body.saves, deleting: body.deletes, savePolicy: body.savePolicy.savePolicy, atomically: body.atomic,
-            clientChangeTokenData: clientToken)
+            saving: body.saves, deleting: body.deletes, savePolicy: body.savePolicy, atomically: body.atomic,
+            clientChangeTokenData: body.clientChangeToken)
         let saved = body.saves.map { record in
             RecordResult(
                 recordID: record.recordID,
@@ -27,9 +20,9 @@ extension DatabaseRoutes {
         let deleted = body.deletes.map { id in
             DeleteResult(recordID: id, result.deleteResults[id] ?? .failure(RecordStoreError(.internalError, "No result for \(id).", recordID: id)))
         }
-        let written = saved.filter { $0.error == nil }.count + deleted.filter { $0.error == nil }.count
+        let written = result.saveResults.values.count { (try? $0.get()) != nil } + result.deleteResults.values.count { (try? $0.get()) != nil }
         if written > 0 { metrics.recordCommit(database: name, items: written) }
-        return try JSONBody.response(ModifyRecordsResponse(saved: saved, deleted: deleted))
+        return JSONBody.response(ModifyRecordsResponse(saved: saved, deleted: deleted), to: request)
     }
 
     /// `POST records/lookup`: `Database.records(for:desiredKeys:)`, in the request's order.
@@ -41,7 +34,7 @@ extension DatabaseRoutes {
         let results = body.recordIDs.map { id in
             RecordResult(recordID: id, found[id] ?? .failure(RecordStoreError(.unknownItem, "Record \(id) does not exist.", recordID: id)))
         }
-        return try JSONBody.response(LookupRecordsResponse(results: results))
+        return JSONBody.response(LookupRecordsResponse(results: results), to: request)
     }
 
     /// `POST records/query`: a query's first page, or the next one from a continuation marker.
@@ -60,9 +53,9 @@ extension DatabaseRoutes {
         } else {
             throw RecordStoreError(.invalidArguments, "Send a query, or the continuationMarker of the previous page.")
         }
-        return try JSONBody.response(
+        return JSONBody.response(
             QueryRecordsResponse(
                 results: page.matchResults.map { RecordResult(recordID: $0.0, $0.1) },
-                continuationMarker: page.cursor?.data.base64EncodedString()))
+                continuationMarker: page.cursor?.data.base64EncodedString()), to: request)
     }
 }

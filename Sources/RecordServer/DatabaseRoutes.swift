@@ -46,7 +46,7 @@ struct DatabaseRoutes: Sendable {
     }
 
     /// The request's body as `T`, within the configured size.
-    func decode<T: Decodable>(_ type: T.Type, _ request: Request) async throws -> T {
+    func decode<T: WireDecodable>(_ type: T.Type, _ request: Request) async throws -> T {
         try await JSONBody.decode(type, from: request, limit: configuration.maximumRequestBodySize)
     }
 

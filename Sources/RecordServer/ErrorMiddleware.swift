@@ -95,9 +95,8 @@ struct ErrorMiddleware: RouterMiddleware {
         if body.serverErrorCode == .authenticationRequired || body.serverErrorCode == .authenticationFailed {
             headers[.wwwAuthenticate] = "Bearer realm=\"recordlog\""
         }
-        let bytes = (try? WireCoding.encoder().encode(body)) ?? Data("{\"serverErrorCode\":\"INTERNAL_ERROR\",\"reason\":\"unencodable error\"}".utf8)
         return Response(
             status: HTTPResponse.Status(code: body.serverErrorCode.httpStatus), headers: headers,
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: WireJSON.encode(body))))
     }
 }

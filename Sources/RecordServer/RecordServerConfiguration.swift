@@ -36,6 +36,10 @@ public struct RecordServerConfiguration: Sendable {
     /// How often a notification stream with nothing to say sends a comment line, so that a
     /// client (and any proxy) notices a dead connection: 15 seconds.
     public var heartbeatInterval: Duration
+    /// How large a page of changes grows before it ends with `moreComing`, in bytes of the
+    /// records' stored values (their JSON is larger, by about half, before gzip): 4 MiB, so that
+    /// "as many as possible" (`resultsLimit` 0 or absent) is a few MB per answer, not a database.
+    public var maximumPageBytes: Int
     /// The stores' durability: `.fsync` (every acknowledged commit is on disk) unless a test or
     /// a benchmark says otherwise.
     public var durability: LogOptions.Durability
@@ -44,7 +48,8 @@ public struct RecordServerConfiguration: Sendable {
     public init(
         root: String, host: String = "127.0.0.1", port: Int = 8080, tls: TLS? = nil,
         maximumRequestBodySize: Int = 16 * 1024 * 1024, maximumConcurrentRequestsPerDatabase: Int = 256,
-        throttledRetryAfter: Double = 1, heartbeatInterval: Duration = .seconds(15), durability: LogOptions.Durability = .fsync
+        throttledRetryAfter: Double = 1, heartbeatInterval: Duration = .seconds(15), maximumPageBytes: Int = 4 * 1024 * 1024,
+        durability: LogOptions.Durability = .fsync
     ) {
         self.root = root
         self.host = host
@@ -54,6 +59,7 @@ public struct RecordServerConfiguration: Sendable {
         self.maximumConcurrentRequestsPerDatabase = maximumConcurrentRequestsPerDatabase
         self.throttledRetryAfter = throttledRetryAfter
         self.heartbeatInterval = heartbeatInterval
+        self.maximumPageBytes = maximumPageBytes
         self.durability = durability
     }
 }

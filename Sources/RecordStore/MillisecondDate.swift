@@ -6,14 +6,14 @@ import Foundation
 ///
 /// Two dates are the same stored value when they round to the same millisecond; values use that
 /// for equality, so that equal values encode to equal bytes.
-enum MillisecondDate {
+package enum MillisecondDate {
     /// `Date.distantPast` in milliseconds since 1970.
-    static let minimum: Int64 = -62_135_769_600_000
+    package static let minimum: Int64 = -62_135_769_600_000
     /// `Date.distantFuture` in milliseconds since 1970.
-    static let maximum: Int64 = 64_092_211_200_000
+    package static let maximum: Int64 = 64_092_211_200_000
 
     /// The nearest millisecond to `date`, or nil when the date is outside the stored range (or NaN).
-    static func milliseconds(of date: Date) -> Int64? {
+    package static func milliseconds(of date: Date) -> Int64? {
         let milliseconds = (date.timeIntervalSince1970 * 1000).rounded()
         // Comparisons with NaN are false, so NaN fails this guard too.
         guard milliseconds >= Double(minimum), milliseconds <= Double(maximum) else { return nil }
@@ -23,12 +23,12 @@ enum MillisecondDate {
     /// The date of `milliseconds`, which must be within `minimum...maximum`. Built the way
     /// `Date(timeIntervalSince1970:)` builds it, so a date made from whole milliseconds comes back
     /// identical.
-    static func date(milliseconds: Int64) -> Date {
+    package static func date(milliseconds: Int64) -> Date {
         Date(timeIntervalSince1970: Double(milliseconds) / 1000)
     }
 
     /// Whether `milliseconds` is within the stored range.
-    static func isInRange(_ milliseconds: Int64) -> Bool {
+    package static func isInRange(_ milliseconds: Int64) -> Bool {
         milliseconds >= minimum && milliseconds <= maximum
     }
 

@@ -2,60 +2,66 @@ import Foundation
 import RecordStore
 
 /// `POST records/modify`: saves and deletes, as `Database.modifyRecords`.
-package struct ModifyRecordsRequest: Codable, Sendable {
-    /// `SavePolicy` by name.
-    package enum Policy: String, Codable, Sendable {
-        case ifServerRecordUnchanged, changedKeys, allKeys
+///
+///     {"saves": [record, …], "deletes": [{"recordName": "n2", "zoneID": {…}}, …],
+///      "savePolicy": "ifServerRecordUnchanged", "atomic": true, "clientChangeToken": "base64"}
+///
+/// A saved record writes every key in its `fields`, or exactly its `changedKeys` when it lists
+/// them (`Record+Wire.swift`).
+package struct ModifyRecordsRequest: Sendable, WireCodable {
+    private static let policies: KeyValuePairs<String, SavePolicy> = [
+        "ifServerRecordUnchanged": .ifServerRecordUnchanged, "changedKeys": .changedKeys, "allKeys": .allKeys,
+    ]
 
-        package init(_ policy: SavePolicy) {
-            switch policy {
-            case .ifServerRecordUnchanged: self = .ifServerRecordUnchanged
-            case .changedKeys: self = .changedKeys
-            case .allKeys: self = .allKeys
-            }
-        }
-
-        package var savePolicy: SavePolicy {
-            switch self {
-            case .ifServerRecordUnchanged: .ifServerRecordUnchanged
-            case .changedKeys: .changedKeys
-            case .allKeys: .allKeys
-            }
-        }
-    }
-
-    /// Records to save, with their change tags and changed keys (a record's Codable form).
     package var saves: [Record]
     package var deletes: [RecordID]
-    package var savePolicy: Policy
+    package var savePolicy: SavePolicy
     /// All or nothing (the default), or each item alone.
     package var atomic: Bool
-    /// The client change token, base64: a request repeating the token of a zone's latest commit
-    /// is a retry, answered with that commit's results.
-    package var clientChangeToken: String?
+    /// A request repeating the token of a zone's latest commit is a retry, answered with that
+    /// commit's results.
+    package var clientChangeToken: Data?
 
     package init(saves: [Record], deletes: [RecordID], savePolicy: SavePolicy, atomic: Bool, clientChangeToken: Data?) {
         self.saves = saves
         self.deletes = deletes
-        self.savePolicy = Policy(savePolicy)
+        self.savePolicy = savePolicy
         self.atomic = atomic
-        self.clientChangeToken = clientChangeToken?.base64EncodedString()
+        self.clientChangeToken = clientChangeToken
     }
 
-    private enum CodingKeys: String, CodingKey { case saves, deletes, savePolicy, atomic, clientChangeToken }
+    package func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.array("saves", saves) { $1.write(to: &$0, as: .save(savePolicy)) }
+        writer.array("deletes", deletes) { $1.write(to: &$0) }
+        writer.key("savePolicy")
+        writer.string(Self.policies.first { $0.value == savePolicy }?.key ?? "ifServerRecordUnchanged")
+        writer.key("atomic")
+        writer.bool(atomic)
+        if let clientChangeToken {
+            writer.key("clientChangeToken")
+            writer.base64(clientChangeToken)
+        }
+        writer.endObject()
+    }
 
-    package init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        saves = try container.decodeIfPresent([Record].self, forKey: .saves) ?? []
-        deletes = try container.decodeIfPresent([RecordID].self, forKey: .deletes) ?? []
-        savePolicy = try container.decodeIfPresent(Policy.self, forKey: .savePolicy) ?? .ifServerRecordUnchanged
-        atomic = try container.decodeIfPresent(Bool.self, forKey: .atomic) ?? true
-        clientChangeToken = try container.decodeIfPresent(String.self, forKey: .clientChangeToken)
+    package init(wire: WireReader) throws {
+        let object = try wire.object()
+        try object.allowOnly(["saves", "deletes", "savePolicy", "atomic", "clientChangeToken"])
+        let policy = try object.optional("savePolicy")?.oneOf(Self.policies) ?? .ifServerRecordUnchanged
+        self.init(
+            saves: try object.list("saves") { try Record(wire: $0, as: .save(policy)) },
+            deletes: try object.list("deletes", RecordID.init(wire:)),
+            savePolicy: policy,
+            atomic: try object.optional("atomic")?.bool() ?? true,
+            clientChangeToken: try object.optional("clientChangeToken").map { Data(try $0.base64()) })
     }
 }
 
 /// The answer to `records/modify`: one result per item, in the request's order.
-package struct ModifyRecordsResponse: Codable, Sendable {
+///
+///     {"saved": [record or error, …], "deleted": [{"recordName", "zoneID", "deleted": true} or error, …]}
+package struct ModifyRecordsResponse: Sendable, WireCodable {
     package var saved: [RecordResult]
     package var deleted: [DeleteResult]
 
@@ -63,43 +69,87 @@ package struct ModifyRecordsResponse: Codable, Sendable {
         self.saved = saved
         self.deleted = deleted
     }
+
+    package func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.array("saved", saved) { $1.write(to: &$0) }
+        writer.array("deleted", deleted) { $1.write(to: &$0) }
+        writer.endObject()
+    }
+
+    package init(wire: WireReader) throws {
+        let object = try wire.object()
+        self.init(saved: try object.list("saved", RecordResult.init(wire:)), deleted: try object.list("deleted", DeleteResult.init(wire:)))
+    }
 }
 
-/// One record's outcome: the record, or why not.
-package struct RecordResult: Codable, Sendable {
+/// One record's outcome, as CloudKit Web Services lists it: the record, or an error object
+/// (it has `serverErrorCode`) naming the record.
+package struct RecordResult: Sendable, WireCodable {
     package var recordID: RecordID
-    package var record: Record?
-    package var error: ErrorBody?
+    package var result: Result<Record, RecordStoreError>
 
     package init(recordID: RecordID, _ result: Result<Record, RecordStoreError>) {
         self.recordID = recordID
+        self.result = result
+    }
+
+    package func write(to writer: inout JSONWriter) {
         switch result {
-        case .success(let record): self.record = record
-        case .failure(let error): self.error = ErrorBody(error)
+        case .success(let record):
+            record.write(to: &writer, as: .stored)
+        case .failure(let error):
+            ErrorBody(error, about: recordID).write(to: &writer)
         }
     }
 
-    /// The result as the store gives it.
-    package var result: Result<Record, RecordStoreError> {
-        if let record { return .success(record) }
-        return .failure(
-            error?.recordStoreError
-                ?? RecordStoreError(.internalError, "The server answered neither a record nor an error for \(recordID).", recordID: recordID))
+    package init(wire: WireReader) throws {
+        let object = try wire.object()
+        if object.optional("serverErrorCode") != nil {
+            let body = try ErrorBody(membersOf: object)
+            guard let id = body.recordID else { throw wire.failure("an item's error names no recordName") }
+            self.init(
+                recordID: id,
+                .failure(body.recordStoreError ?? RecordStoreError(.internalError, "\(body.serverErrorCode.rawValue): \(body.reason)", recordID: id)))
+        } else {
+            let record = try Record(wire: wire, as: .stored)
+            self.init(recordID: record.recordID, .success(record))
+        }
     }
 }
 
-/// One delete's outcome: done, or why not.
-package struct DeleteResult: Codable, Sendable {
+/// One delete's outcome: `{"recordName", "zoneID", "deleted": true}`, or an error object naming
+/// the record.
+package struct DeleteResult: Sendable, WireCodable {
     package var recordID: RecordID
-    package var error: ErrorBody?
+    package var result: Result<Void, RecordStoreError>
 
     package init(recordID: RecordID, _ result: Result<Void, RecordStoreError>) {
         self.recordID = recordID
-        if case .failure(let error) = result { self.error = ErrorBody(error) }
+        self.result = result
     }
 
-    package var result: Result<Void, RecordStoreError> {
-        guard let error else { return .success(()) }
-        return .failure(error.recordStoreError ?? RecordStoreError(.internalError, error.reason, recordID: recordID))
+    package func write(to writer: inout JSONWriter) {
+        switch result {
+        case .success:
+            writer.beginObject()
+            recordID.writeMembers(to: &writer)
+            writer.key("deleted")
+            writer.bool(true)
+            writer.endObject()
+        case .failure(let error):
+            ErrorBody(error, about: recordID).write(to: &writer)
+        }
+    }
+
+    package init(wire: WireReader) throws {
+        let object = try wire.object()
+        let id = try RecordID(membersOf: object)
+        if object.optional("serverErrorCode") != nil {
+            let body = try ErrorBody(membersOf: object)
+            self.init(recordID: id, .failure(body.recordStoreError ?? RecordStoreError(.internalError, body.reason, recordID: id)))
+        } else {
+            self.init(recordID: id, .success(()))
+        }
     }
 }

@@ -4,7 +4,7 @@ import RecordStore
 /// meaning, ours otherwise. Each of RecordStore's codes has exactly one, so a client maps an
 /// error back to the same `RecordStoreError.Code`; the others are the server's own (auth,
 /// throttling, an unknown path).
-package enum ServerErrorCode: String, Codable, Sendable, CaseIterable {
+package enum ServerErrorCode: String, Sendable, CaseIterable {
     // RecordStore's codes.
     case internalError = "INTERNAL_ERROR"
     case partialFailure = "PARTIAL_FAILURE"

@@ -17,8 +17,12 @@ import Testing
             ("records/modify", "{\"saves\": [{\"recordType\": \"Note\"}]}"),
             ("records/modify", "{\"saves\": [], \"savePolicy\": \"whatever\"}"),
             ("records/modify", "{\"saves\": [], \"clientChangeToken\": \"%%%\"}"),
-            ("records/modify", "{\"deletes\": [{\"recordName\": \"x\", \"zoneID\": {\"zoneName\": \"Z\", \"ownerName\": \"someone\"}}]}"),
-            ("records/lookup", "{\"recordIDs\": 5}"),
+            ("records/modify", "{\"deletes\": [{\"recordName\": \"x\", \"zoneID\": {\"zoneName\": \"Z\", \"ownerRecordName\": \"someone\"}}]}"),
+            ("records/lookup", "{\"records\": 5}"),
+            ("records/modify", "{\"saves\": [{\"recordName\": \"n\", \"recordType\": \"Note\", \"fields\": {\"t\": {\"value\": 1, \"type\": \"NUMBER\"}}}]}"),
+            ("records/modify", "{\"saves\": [{\"recordName\": \"n\", \"recordType\": \"Note\", \"fields\": {\"t\": {\"value\": 9223372036854775808, \"type\": \"INT64\"}}}]}"),
+            ("records/modify", "{\"saves\": [{\"recordName\": \"n\", \"recordType\": \"Note\", \"fields\": {\"t\": {\"value\": \"AAA*\", \"type\": \"BYTES\"}}}]}"),
+            ("records/modify", "{\"saves\": [], \"saves\": []}"),
             ("records/query", "{}"),
             ("records/query", "{\"continuationMarker\": \"bm90IGEgY3Vyc29y\"}"),
             ("changes/zone", "{\"zones\": 3}"),
@@ -46,9 +50,9 @@ import Testing
     @Test("a subscription whose query holds a location that is not finite is refused as its own item, BAD_REQUEST, and not saved")
     func nonFiniteSubscription() async throws {
         let server = try await TestServer.start()
-        let body = "{\"operations\": [{\"operationType\": \"create\", \"subscription\": {\"id\": \"s\", \"kind\": {\"query\": {\"_0\": "
-            + "{\"recordType\": \"T\", \"predicates\": [], \"sortDescriptors\": [{\"key\": \"k\", \"ascending\": true, "
-            + "\"relativeLocation\": {\"latitude\": 1, \"longitude\": \"-inf\"}}]}, \"firesOn\": 1}}}}]}"
+        let body = "{\"operations\": [{\"operationType\": \"create\", \"subscription\": {\"subscriptionID\": \"s\", \"subscriptionType\": \"query\", "
+            + "\"query\": {\"recordType\": \"T\", \"sortBy\": [{\"fieldName\": \"k\", \"ascending\": true, "
+            + "\"relativeLocation\": {\"latitude\": 1, \"longitude\": \"-inf\"}}]}, \"firesOn\": [\"create\"]}}]}"
         let answer = try await server.raw(.POST, "/v1/databases/notes/subscriptions/modify", body: body, token: server.tokens["notes"])
         #expect(answer.status == 200, "\(answer.body)")
         #expect(answer.body.contains("\"serverErrorCode\":\"BAD_REQUEST\""), "\(answer.body)")
@@ -147,7 +151,7 @@ import Testing
         // Its deadline is a hang guard: a full run on two cores stalls every test for minutes,
         // and a held request that timed out would free the slot under the checks below.
         let holder = Task { try await HTTPClient.shared.execute(request, timeout: .seconds(600)).status.code }
-        upload.yield(ByteBuffer(string: "{\"recordIDs\": "))
+        upload.yield(ByteBuffer(string: "{\"records\": "))
         // Wait (by asking /metrics, which takes no slot) until the held request has the slot.
         var held = false
         let deadline = ContinuousClock.now + .seconds(600)

@@ -66,6 +66,10 @@ struct TestServer: Sendable {
         try? FileManager.default.removeItem(atPath: root)
     }
 
+    /// The client of raw exchanges: as `HTTPClient.shared`, but it asks for no compression and
+    /// inflates nothing, so that a test sees the bytes the server sent.
+    static let rawClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(decompression: .disabled))
+
     /// One raw HTTP exchange, for what the typed client never sends.
     func raw(
         _ method: HTTPMethod, _ path: String, body: String? = nil, token: String? = nil, headers: [(String, String)] = []
@@ -78,7 +82,7 @@ struct TestServer: Sendable {
             request.headers.add(name: "Content-Type", value: "application/json")
             request.body = .bytes(ByteBuffer(string: body))
         }
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(600))
+        let response = try await Self.rawClient.execute(request, timeout: .seconds(600))
         let bytes = try await response.body.collect(upTo: 64 << 20)
         return RawAnswer(
             status: Int(response.status.code), headers: response.headers.map { ($0.name, $0.value) }, body: String(buffer: bytes))
@@ -91,7 +95,7 @@ struct RawAnswer: Sendable {
     var headers: [(String, String)]
     var body: String
 
-    var error: ErrorBody? { try? WireCoding.decoder().decode(ErrorBody.self, from: Data(body.utf8)) }
+    var error: ErrorBody? { try? WireJSON.decode(ErrorBody.self, from: Array(body.utf8)) }
 
     func header(_ name: String) -> String? { headers.first { $0.0.lowercased() == name.lowercased() }?.1 }
 }

@@ -63,13 +63,14 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The PEM private key of --tls-cert.") var tlsKey: String?
     @Option(help: "The largest request body, in bytes.") var maxBodySize = 16 * 1024 * 1024
     @Option(help: "Requests one database serves at once before answering THROTTLED.") var maxConcurrentRequests = 256
+    @Option(help: "How large a page of zone changes grows (bytes of stored values) before moreComing.") var maxPageBytes = 4 * 1024 * 1024
     @Option(help: "trace, debug, info, notice, warning, error or critical.") var logLevel = "info"
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535.") }
         guard (tlsCert == nil) == (tlsKey == nil) else { throw ValidationError("--tls-cert and --tls-key go together.") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level \(logLevel) is not a level.") }
-        guard maxBodySize > 0, maxConcurrentRequests > 0 else { throw ValidationError("Limits must be positive.") }
+        guard maxBodySize > 0, maxConcurrentRequests > 0, maxPageBytes > 0 else { throw ValidationError("Limits must be positive.") }
     }
 
     func run() async throws {
@@ -83,7 +84,8 @@ struct ServeCommand: AsyncParsableCommand {
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
         let logger = Logger(label: "recordlog-server")
         var configuration = RecordServerConfiguration(
-            root: root, host: host, port: port, maximumRequestBodySize: maxBodySize, maximumConcurrentRequestsPerDatabase: maxConcurrentRequests)
+            root: root, host: host, port: port, maximumRequestBodySize: maxBodySize, maximumConcurrentRequestsPerDatabase: maxConcurrentRequests,
+            maximumPageBytes: maxPageBytes)
         if let tlsCert, let tlsKey {
             configuration.tls = .init(certificatePath: tlsCert, privateKeyPath: tlsKey)
         }

@@ -16,10 +16,20 @@ extension Database {
     public func fetchZoneChanges(
         in zoneID: ZoneID, since token: ServerChangeToken?, resultsLimit: Int? = nil, desiredKeys: [String]? = nil
     ) async throws -> ZoneChanges {
+        try await fetchZoneChanges(in: zoneID, since: token, resultsLimit: resultsLimit, pageBytes: .max, desiredKeys: desiredKeys)
+    }
+
+    /// ``fetchZoneChanges(in:since:resultsLimit:desiredKeys:)`` with pages that end once their
+    /// records' stored values reach `pageBytes` (a server's byte budget; a page holds at least
+    /// one change).
+    package func fetchZoneChanges(
+        in zoneID: ZoneID, since token: ServerChangeToken?, resultsLimit: Int?, pageBytes: Int, desiredKeys: [String]?
+    ) async throws -> ZoneChanges {
         try await refreshBeforeRead()
         let range = try changeRange(in: zoneID, since: token)
         let page = try ZoneChangePage.read(
-            range.zone, from: range.from, to: range.end, limit: try Self.changesLimit(resultsLimit), desiredKeys: desiredKeys.map(Set.init))
+            range.zone, from: range.from, to: range.end, limit: try Self.changesLimit(resultsLimit), byteBudget: pageBytes,
+            desiredKeys: desiredKeys.map(Set.init))
         try range.checkNotExpired()
         return ZoneChanges(
             changedRecords: page.changed, deletions: page.deletions, changeToken: range.token(at: page.next, storeID: storeID),
@@ -51,10 +61,19 @@ extension Database {
         in zoneID: ZoneID, since token: ServerChangeToken?, resultsLimit: Int? = nil,
         recordChanged: (StoredRecord) throws -> Void, recordDeleted: (ZoneChanges.Deletion) throws -> Void
     ) async throws -> (changeToken: ServerChangeToken, moreComing: Bool, clientChangeTokenData: Data?) {
+        try await fetchZoneChanges(in: zoneID, since: token, resultsLimit: resultsLimit, pageBytes: .max, recordChanged: recordChanged, recordDeleted: recordDeleted)
+    }
+
+    /// ``fetchZoneChanges(in:since:resultsLimit:recordChanged:recordDeleted:)`` with pages that
+    /// end once their records' stored values reach `pageBytes` (a page holds at least one change).
+    package func fetchZoneChanges(
+        in zoneID: ZoneID, since token: ServerChangeToken?, resultsLimit: Int?, pageBytes: Int,
+        recordChanged: (StoredRecord) throws -> Void, recordDeleted: (ZoneChanges.Deletion) throws -> Void
+    ) async throws -> (changeToken: ServerChangeToken, moreComing: Bool, clientChangeTokenData: Data?) {
         try await refreshBeforeRead()
         let range = try changeRange(in: zoneID, since: token)
         let zone = range.zone
-        let scan = try ZoneChangeScan(zone, from: range.from, to: range.end, limit: try Self.changesLimit(resultsLimit))
+        let scan = try ZoneChangeScan(zone, from: range.from, to: range.end, limit: try Self.changesLimit(resultsLimit), byteBudget: pageBytes)
         try range.checkNotExpired()
         for entry in scan.entries {
             let id = RecordID(recordName: entry.name, zoneID: zone.zoneID)

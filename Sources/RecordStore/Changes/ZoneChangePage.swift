@@ -14,9 +14,9 @@ struct ZoneChangePage {
     /// - Throws: what reading the log throws; the decoding error of the first latest save (by
     ///   offset) that does not decode.
     static func read(
-        _ zone: ZoneState, from: Int64, to end: Int64, limit: Int, desiredKeys: Set<String>?
+        _ zone: ZoneState, from: Int64, to end: Int64, limit: Int, byteBudget: Int = .max, desiredKeys: Set<String>?
     ) throws -> ZoneChangePage {
-        let scan = try ZoneChangeScan(zone, from: from, to: end, limit: limit)
+        let scan = try ZoneChangeScan(zone, from: from, to: end, limit: limit, byteBudget: byteBudget)
         var page = ZoneChangePage(next: scan.next)
         // Reserved: growing by doubling would copy the records and touch fresh pages each time.
         page.changed.reserveCapacity(scan.saveCount)

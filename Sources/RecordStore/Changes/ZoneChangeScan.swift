@@ -37,10 +37,13 @@ struct ZoneChangeScan {
         entries.reduce(0) { if case .save = $1.change { $0 + 1 } else { $0 } }
     }
 
-    /// Scans the events of `zone` in `from..<end` for at most `limit` record names.
+    /// Scans the events of `zone` in `from..<end` for at most `limit` record names, and no new
+    /// name once the values kept reach `byteBudget` bytes (a page holds at least one change
+    /// however large; the budget counts every value kept, replaced ones included, so a page may
+    /// end early but never holds much more than the budget and one record).
     ///
     /// - Throws: what reading the log throws.
-    init(_ zone: ZoneState, from: Int64, to end: Int64, limit: Int) throws {
+    init(_ zone: ZoneState, from: Int64, to end: Int64, limit: Int, byteBudget: Int = .max) throws {
         // At most one entry per event and per page; past 64k entries, let the tables grow (a
         // long range may hold few records, changed many times).
         let most = Int(min(Int64(limit), max(0, end - from), 1 << 16))
@@ -53,6 +56,7 @@ struct ZoneChangeScan {
         var values = PageValues()
         var next = end
         var reordered = false
+        var keptBytes = 0
         // Cached: apps fetch the same tail of the log again (devices, subscriptions, retries);
         // a batch read again is not checked again.
         try zone.partition.forEachRecordInPlace(from: from, to: end, cachedWith: ChangeEventCheck.self) { event, checked, keeper in
@@ -60,16 +64,18 @@ struct ZoneChangeScan {
             let bytes = key.assumingMemoryBound(to: UInt8.self)
             let hash = SlotTable.hash(key)
             if let index = indexByName.find(hash: hash, where: { entries[Int($0)].name.withUTF8Bytes { $0.hasSameBytes(as: bytes) } }) {
+                keptBytes += event.value?.count ?? 0
                 entries[Int(index)].offset = event.offset
                 entries[Int(index)].change = Self.change(of: event, checked: checked, keeper: keeper, into: &values)
                 reordered = true
                 return true
             }
             guard let name = event.keyString else { return true }
-            guard indexByName.count < limit else {
+            guard indexByName.count < limit, entries.isEmpty || keptBytes < byteBudget else {
                 next = event.offset
                 return false
             }
+            keptBytes += event.value?.count ?? 0
             // New: no entry matches, so the table files it in the first empty bucket.
             _ = indexByName.findOrInsert(hash: hash, fresh: Int32(entries.count), where: { _ in false })
             entries.append(Entry(offset: event.offset, name: name, change: Self.change(of: event, checked: checked, keeper: keeper, into: &values)))

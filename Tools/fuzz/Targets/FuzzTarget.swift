@@ -21,6 +21,8 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     /// A JSON view snapshot `view-<name>.snapshot` (FORMAT.md §12), read as the Notes app's
     /// `FoldersView`.
     case jsonViewSnapshot = "json-view-snapshot"
+    /// A request body of recordlog-server's API (RecordWire's JSON).
+    case wireJSON = "wire-json"
 
     /// Removes the files the targets wrote for this process.
     package static func removeScratchFiles() { Scratch.remove() }
@@ -35,6 +37,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         case .keyIndexSnapshot: KeyIndexSnapshotTarget.run(input)
         case .notesSnapshot: NotesSnapshotTarget.run(input)
         case .jsonViewSnapshot: JSONViewSnapshotTarget.run(input)
+        case .wireJSON: WireJSONTarget.run(input)
         }
     }
 
@@ -49,6 +52,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         case .keyIndexSnapshot: KeyIndexSnapshotTarget.accepts(input)
         case .notesSnapshot: NotesSnapshotTarget.accepts(input)
         case .jsonViewSnapshot: JSONViewSnapshotTarget.accepts(input)
+        case .wireJSON: WireJSONTarget.accepts(input)
         }
     }
 
@@ -62,6 +66,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         case .keyIndexSnapshot: try await KeyIndexSnapshotTarget.seeds()
         case .notesSnapshot: try await NotesSnapshotTarget.seeds()
         case .jsonViewSnapshot: try await JSONViewSnapshotTarget.seeds()
+        case .wireJSON: WireJSONTarget.seeds()
         }
     }
 }
