@@ -9,8 +9,8 @@ import TestSupport
     func parsesEveryKind() throws {
         let value = try JSONParser.parse(Array(#" {"a": [1, -0.5e3, true, false, null, "x\"\\\/\b\f\n\r\t\u00e9\ud834\udd1e"], "b": {}} "#.utf8))
         let expected: JSONValue = .object([
-            "a": .array([.number("1"), .number("-0.5e3"), .bool(true), .bool(false), .null, .string("x\"\\/\u{8}\u{c}\n\r\té𝄞")]),
-            "b": .object([:]),
+            JSONMember("a", .array([.number("1"), .number("-0.5e3"), .bool(true), .bool(false), .null, .string("x\"\\/\u{8}\u{c}\n\r\té𝄞")])),
+            JSONMember("b", .object([])),
         ])
         #expect(value == expected)
     }
@@ -29,6 +29,19 @@ import TestSupport
             _ = try JSONParser.parse(Array(text.utf8))
         } catch {
             #expect(error.reason.contains(reason), "\(text.debugDescription): \(error)")
+        }
+    }
+
+    @Test("a repeated key is refused in a small object and in a large one; many distinct keys parse")
+    func repeatedKeys() throws {
+        let distinct = (0..<40).map { "\"k\($0)\": \($0)" }.joined(separator: ", ")
+        guard case .object(let members) = try JSONParser.parse(Array("{\(distinct)}".utf8)) else {
+            Issue.record("not an object")
+            return
+        }
+        #expect(members.map(\.key) == (0..<40).map { "k\($0)" })
+        for text in ["{\"a\": 1, \"b\": 2, \"a\": 3}", "{\(distinct), \"k7\": 0}"] {
+            #expect(throws: JSONParser.Failure.self) { try JSONParser.parse(Array(text.utf8)) }
         }
     }
 

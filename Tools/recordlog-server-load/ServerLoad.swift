@@ -10,7 +10,49 @@ import RecordStore
 struct ServerLoad: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "recordlog-server-load",
-        abstract: "Load a recordlog-server database: modify and fetch-changes from N clients; push latency.",
+        abstract: "Load a recordlog-server database.",
+        subcommands: [Mixed.self, Prefill.self], defaultSubcommand: Mixed.self)
+}
+
+/// Fills a database's zone "Notes" with a folder and N notes as the Notes app stores them, 400
+/// per request: the server side of a device's first sync.
+struct Prefill: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Save a folder and N notes (the Notes app's records) into zone Notes.")
+
+    @Option(help: "The server's URL.") var url: String
+    @Option(help: "The database.") var database = "notes"
+    @Option(parsing: .unconditional, help: "The database's token (default: $RECORDLOG_TOKEN).") var token: String?
+    @Option(help: "How many notes.") var notes = 100_000
+
+    func run() async throws {
+        guard let base = URL(string: url) else { throw ValidationError("--url is not a URL") }
+        guard let token = token ?? ProcessInfo.processInfo.environment["RECORDLOG_TOKEN"] else { throw ValidationError("no token") }
+        let zone = ZoneID(zoneName: "Notes")
+        let remote = HTTPRemoteDatabase(url: base, database: database, token: token)
+        try await remote.save(RecordZone(zoneID: zone))
+        var folder = Record(recordType: "Folder", recordID: RecordID(recordName: "load-folder", zoneID: zone))
+        folder["name"] = .string("Load")
+        var pending = [folder]
+        for index in 0..<notes {
+            var note = Record(recordType: "Note", recordID: RecordID(recordName: "load-note-\(index)", zoneID: zone))
+            let content = "Note \(index)\n" + String(repeating: "lorem ipsum dolor ", count: 14)
+            note["content"] = .string(content)
+            note["title"] = .string("Note \(index)")
+            note["folder"] = .reference(Reference(recordID: folder.recordID, action: .deleteSelf))
+            pending.append(note)
+            if pending.count == 400 || index == notes - 1 {
+                _ = try await remote.modifyRecords(saving: pending, deleting: [], savePolicy: .allKeys, atomically: true, clientChangeTokenData: nil)
+                pending.removeAll(keepingCapacity: true)
+            }
+        }
+        print("saved 1 folder and \(notes) notes")
+    }
+}
+
+/// N clients each saving a note and fetching the zone's changes, then push latency.
+struct Mixed: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Modify and fetch-changes from N clients; push latency.",
         discussion: """
             Prints requests per second and p50/p99 latency for each operation, then the save → \\
             notification → fetched latency between two clients. Tools/server/load builds both in \\

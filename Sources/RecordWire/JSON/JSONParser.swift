@@ -79,7 +79,7 @@ package struct JSONParser {
     private mutating func object(depth: Int) throws(Failure) -> JSONValue {
         guard depth <= Self.maximumDepth else { throw failure("nested deeper than \(Self.maximumDepth) levels") }
         position += 1
-        var members: [String: JSONValue] = [:]
+        var members: [JSONMember] = []
         skipSpace()
         if current == UInt8(ascii: "}") {
             position += 1
@@ -94,17 +94,32 @@ package struct JSONParser {
             guard current == UInt8(ascii: ":") else { throw failure("expected ':' after a key") }
             position += 1
             skipSpace()
-            let member = try value(depth: depth)
-            guard members.updateValue(member, forKey: key) == nil else {
+            // A small object is checked for repeated keys as it is read; a large one at its end.
+            if members.count < Self.keysCheckedAsRead, members.contains(where: { $0.key == key }) {
                 throw Failure(offset: keyOffset, reason: "the key \"\(key)\" appears twice in one object")
             }
+            members.append(JSONMember(key, try value(depth: depth)))
             skipSpace()
             switch current {
             case UInt8(ascii: ","): position += 1
-            case UInt8(ascii: "}"): position += 1; return .object(members)
+            case UInt8(ascii: "}"):
+                position += 1
+                if members.count > Self.keysCheckedAsRead { try Self.checkKeysOnce(members, end: position) }
+                return .object(members)
             case nil: throw failure("unexpected end of the text")
             default: throw failure("expected ',' or '}'")
             }
+        }
+    }
+
+    /// Up to this many members, each key is compared with the ones before it; past it, the keys
+    /// are sorted once at the object's end (so no body costs quadratic time).
+    private static let keysCheckedAsRead = 16
+
+    private static func checkKeysOnce(_ members: [JSONMember], end: Int) throws(Failure) {
+        let keys = members.map(\.key).sorted()
+        for index in keys.indices.dropFirst() where keys[index] == keys[index - 1] {
+            throw Failure(offset: end, reason: "the key \"\(keys[index])\" appears twice in one object")
         }
     }
 
@@ -169,16 +184,19 @@ package struct JSONParser {
     private mutating func string() throws(Failure) -> String {
         position += 1
         let start = position
-        // Fast path: no escape before the closing quote.
+        // Fast path: no escape before the closing quote; ASCII needs no UTF-8 validation.
+        var ascii = true
         while position < input.count {
             let byte = input[position]
             if byte == UInt8(ascii: "\"") {
-                let text = try validated(UnsafeBufferPointer(rebasing: input[start..<position]), at: start)
+                let bytes = UnsafeBufferPointer(rebasing: input[start..<position])
+                let text = ascii ? String(decoding: bytes, as: UTF8.self) : try validated(bytes, at: start)
                 position += 1
                 return text
             }
             if byte == UInt8(ascii: "\\") { break }
             if byte < 0x20 { throw failure("a control character in a string must be escaped") }
+            if byte >= 0x80 { ascii = false }
             position += 1
         }
         var bytes = Array(UnsafeBufferPointer(rebasing: input[start..<position]))

@@ -10,8 +10,10 @@ package enum JSONValue: Sendable, Equatable {
     case number(String)
     case string(String)
     case array([JSONValue])
-    /// An object's members; JSON objects whose keys repeat are refused by the parser.
-    case object([String: JSONValue])
+    /// An object's members in the order sent; objects whose keys repeat are refused by the
+    /// parser. (An array, not a dictionary: a body's objects are small, and hashing every key
+    /// of every record cost more than reading them.)
+    case object([JSONMember])
 
     /// What the value is, in the words an error message uses.
     package var kindDescription: String {
@@ -23,5 +25,16 @@ package enum JSONValue: Sendable, Equatable {
         case .array: "an array"
         case .object: "an object"
         }
+    }
+}
+
+/// One member of a JSON object.
+package struct JSONMember: Sendable, Equatable {
+    package var key: String
+    package var value: JSONValue
+
+    package init(_ key: String, _ value: JSONValue) {
+        self.key = key
+        self.value = value
     }
 }

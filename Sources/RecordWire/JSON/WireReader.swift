@@ -10,13 +10,26 @@ import Foundation
 /// ```
 package struct WireReader: Sendable {
     package let value: JSONValue
-    /// The key path of this value (`saves[0].fields`); empty for the body.
-    package let path: String
+    /// Where the value stands in its container (nil for the body), and the container's place:
+    /// the key path is spelled only when an error names it.
+    private let step: WirePath.Step?
+    private let container: WirePath?
 
-    package init(_ value: JSONValue, path: String = "") {
-        self.value = value
-        self.path = path
+    package init(_ value: JSONValue) {
+        self.init(value, step: nil, in: nil)
     }
+
+    fileprivate init(_ value: JSONValue, step: WirePath.Step?, in container: WirePath?) {
+        self.value = value
+        self.step = step
+        self.container = container
+    }
+
+    /// The key path of this value (`saves[0].fields`); empty for the body.
+    package var path: String { WirePath.spell(step, in: container) }
+
+    /// This value's place, for the readers of its members or elements.
+    private var place: WirePath? { step.map { WirePath(step: $0, container: container) } }
 
     /// Parses `bytes` as the body.
     ///
@@ -39,12 +52,13 @@ package struct WireReader: Sendable {
 
     package func object() throws -> WireObject {
         guard case .object(let members) = value else { throw mismatch("an object") }
-        return WireObject(members: members, path: path)
+        return WireObject(members: members, place: place)
     }
 
     package func array() throws -> [WireReader] {
         guard case .array(let elements) = value else { throw mismatch("an array") }
-        return elements.enumerated().map { WireReader($0.element, path: "\(path)[\($0.offset)]") }
+        let place = self.place
+        return elements.indices.map { WireReader(elements[$0], step: .index($0), in: place) }
     }
 
     package func string() throws -> String {
@@ -113,14 +127,19 @@ package struct WireReader: Sendable {
 /// `operations`, a zone given beside the records) is an error, never a success that did not do
 /// what was sent.
 package struct WireObject: Sendable {
-    let members: [String: JSONValue]
-    package let path: String
+    /// The members in the order sent (the parser refused repeated keys).
+    let members: [JSONMember]
+    /// The object's place in the body; nil for the body.
+    let place: WirePath?
+
+    /// The key path of the object; empty for the body.
+    package var path: String { place.map { WirePath.spell($0.step, in: $0.container) } ?? "" }
 
     /// Refuses a key not in `keys`.
     package func allowOnly(_ keys: Set<String>) throws {
-        guard let unknown = members.keys.filter({ !keys.contains($0) }).min() else { return }
+        guard let unknown = members.lazy.map(\.key).filter({ !keys.contains($0) }).min() else { return }
         throw WireDecodingError(
-            path: path.isEmpty ? unknown : "\(path).\(unknown)",
+            path: WirePath.spell(.key(unknown), in: place),
             reason: "is not a key of this object; it takes \(keys.sorted().map { "\"\($0)\"" }.joined(separator: ", "))")
     }
 
@@ -132,20 +151,56 @@ package struct WireObject: Sendable {
         return member
     }
 
-    /// The member `key`; nil when absent or null.
+    /// The member `key`; nil when absent or null. Objects are small: a look-up is a scan.
     package func optional(_ key: String) -> WireReader? {
-        guard let member = members[key], member != .null else { return nil }
-        return WireReader(member, path: path.isEmpty ? key : "\(path).\(key)")
+        guard let member = members.first(where: { $0.key == key }), member.value != .null else { return nil }
+        return WireReader(member.value, step: .key(key), in: place)
     }
 
     /// Every member, in key order, null ones included.
     package var sortedMembers: [(key: String, reader: WireReader)] {
-        members.keys.sorted().map { key in (key, WireReader(members[key] ?? .null, path: path.isEmpty ? key : "\(path).\(key)")) }
+        members.sorted { $0.key < $1.key }.map { ($0.key, WireReader($0.value, step: .key($0.key), in: place)) }
     }
 
     /// The member `key` read by `read`, an array of such elements; `[]` when absent.
     package func list<T>(_ key: String, _ read: (WireReader) throws -> T) throws -> [T] {
         guard let member = optional(key) else { return [] }
         return try member.array().map(read)
+    }
+}
+
+/// Where a value stands in a body, kept as a chain of steps from its container up and spelled
+/// (`saves[0].fields.title`) only for an error: reading a body builds no path strings.
+final class WirePath: Sendable {
+    enum Step: Sendable {
+        case key(String)
+        case index(Int)
+    }
+
+    let step: Step
+    /// The container's place; nil when the container is the body.
+    let container: WirePath?
+
+    init(step: Step, container: WirePath?) {
+        self.step = step
+        self.container = container
+    }
+
+    /// The path of the value at `step` in the container at `container`.
+    static func spell(_ step: Step?, in container: WirePath?) -> String {
+        var steps: [Step] = step.map { [$0] } ?? []
+        var node = container
+        while let current = node {
+            steps.append(current.step)
+            node = current.container
+        }
+        var text = ""
+        for step in steps.reversed() {
+            switch step {
+            case .key(let key): text += text.isEmpty ? key : ".\(key)"
+            case .index(let index): text += "[\(index)]"
+            }
+        }
+        return text
     }
 }

@@ -1,0 +1,20 @@
+-- wrk: one durable one-record save per request, each a new record (a note of ~300 bytes) in
+-- zone "Load". Arguments after --: the database's token.
+local threads = {}
+function setup(thread)
+  thread:set("id", #threads + 1)
+  table.insert(threads, thread)
+end
+
+function init(args)
+  token = args[1]
+  counter = 0
+  prefix = "w" .. id .. "-" .. os.time() .. "-"
+end
+
+function request()
+  counter = counter + 1
+  local body = '{"saves":[{"recordName":"' .. prefix .. counter .. '","zoneID":{"zoneName":"Load"},"recordType":"Note",'
+    .. '"fields":{"text":{"value":"Note ' .. counter .. ': ' .. string.rep("lorem ipsum ", 22) .. '","type":"STRING"}}}]}'
+  return wrk.format("POST", nil, {["Authorization"] = "Bearer " .. token, ["Content-Type"] = "application/json"}, body)
+end
