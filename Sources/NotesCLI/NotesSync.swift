@@ -4,6 +4,11 @@ import RecordStore
 import RecordSync
 
 extension NotesApp {
+    /// The most changes one page of a sync's fetch holds (each page is one local commit): 2,000
+    /// notes are about 1.3 MB of JSON. Measured on a first sync of 100,000 notes through a
+    /// server on loopback: pages of 200 took 3.2 s, of 2,000 1.8 s, of 5,000 1.7 s.
+    static let syncPageSize = 2_000
+
     /// Syncs the notes store with `remote` (another store directory, or a server): fetches its
     /// changes, sends this store's pending ones, and fetches again so that merges made on the
     /// way are here too. Returns a line saying what moved.
@@ -13,7 +18,8 @@ extension NotesApp {
     ///   before the remote's first answer).
     package func sync(with remote: any RemoteDatabase) async throws -> String {
         guard let manager = manager as? RecordNotesManager else { throw NotesAppError.notSyncable }
-        let engine = SyncEngine(local: manager.database, remote: remote, configuration: .init(automaticallySync: false))
+        let engine = SyncEngine(
+            local: manager.database, remote: remote, configuration: .init(automaticallySync: false, resultsLimit: Self.syncPageSize))
         let events = engine.events()
         let counting = Task {
             var (sent, received, merged) = (0, 0, 0)

@@ -60,14 +60,32 @@ extension SyncEngine {
             if state.reconciling { state.token = nil }
             fetching[zoneID] = ZoneFetch(state: state)
         }
+        // The next round's pages, asked for while this round's are applied (a remote's round
+        // trip overlaps the local commit), with the zones and tokens they were asked for.
+        var prefetch: (zones: [ZoneID], tokens: [ServerChangeToken?], task: Task<[ZoneID: Result<ZoneChanges, RecordStoreError>], any Error>)?
+        defer { prefetch?.task.cancel() }
         while !fetching.isEmpty {
             let zones = fetching.keys.sorted { $0.zoneName < $1.zoneName }
-            var configurations: [ZoneID: ZoneChangesConfiguration] = [:]
-            for zoneID in zones {
-                configurations[zoneID] = ZoneChangesConfiguration(
-                    previousServerChangeToken: fetching[zoneID]?.state.token, resultsLimit: configuration.resultsLimit)
+            let tokens = zones.map { fetching[$0]?.state.token }
+            let results: [ZoneID: Result<ZoneChanges, RecordStoreError>]
+            if let ready = prefetch, ready.zones == zones, ready.tokens == tokens {
+                results = try await ready.task.value
+            } else {
+                prefetch?.task.cancel()
+                results = try await remote.fetchZoneChanges(inZonesWith: zones, configurations: configurations(zones, tokens))
             }
-            let results = try await remote.fetchZoneChanges(inZonesWith: zones, configurations: configurations)
+            prefetch = nil
+            // Every zone goes on from its page's token: the next round is known now.
+            let pages = zones.compactMap { zoneID -> ZoneChanges? in
+                guard case .success(let page)? = results[zoneID], page.moreComing else { return nil }
+                return page
+            }
+            if pages.count == zones.count {
+                let next = pages.map { Optional($0.changeToken) }
+                let remote = self.remote
+                let nextConfigurations = configurations(zones, next)
+                prefetch = (zones, next, Task { try await remote.fetchZoneChanges(inZonesWith: zones, configurations: nextConfigurations) })
+            }
             for zoneID in zones {
                 guard var zone = fetching[zoneID] else { continue }
                 switch results[zoneID] {
@@ -95,6 +113,15 @@ extension SyncEngine {
                 }
             }
         }
+    }
+
+    /// Each zone's fetch from its token, with the engine's page size.
+    private func configurations(_ zones: [ZoneID], _ tokens: [ServerChangeToken?]) -> [ZoneID: ZoneChangesConfiguration] {
+        var configurations: [ZoneID: ZoneChangesConfiguration] = [:]
+        for (zoneID, token) in zip(zones, tokens) {
+            configurations[zoneID] = ZoneChangesConfiguration(previousServerChangeToken: token, resultsLimit: configuration.resultsLimit)
+        }
+        return configurations
     }
 
     /// Applies one page to the local zone in one commit with the zone's new token; a page too
