@@ -33,9 +33,16 @@ struct Prefill: AsyncParsableCommand {
         var folder = Record(recordType: "Folder", recordID: RecordID(recordName: "load-folder", zoneID: zone))
         folder["name"] = .string("Load")
         var pending = [folder]
+        // Texts of ~250 bytes from a seeded pick of words: as compressible as prose, not as a
+        // repeated phrase (which gzip would shrink to nothing).
+        var seed = UInt64(0x5EED)
+        func word() -> String {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return Self.words[Int(seed >> 33) % Self.words.count]
+        }
         for index in 0..<notes {
             var note = Record(recordType: "Note", recordID: RecordID(recordName: "load-note-\(index)", zoneID: zone))
-            let content = "Note \(index)\n" + String(repeating: "lorem ipsum dolor ", count: 14)
+            let content = "Note \(index)\n" + (0..<40).map { _ in word() }.joined(separator: " ")
             note["content"] = .string(content)
             note["title"] = .string("Note \(index)")
             note["folder"] = .reference(Reference(recordID: folder.recordID, action: .deleteSelf))
@@ -47,6 +54,16 @@ struct Prefill: AsyncParsableCommand {
         }
         print("saved 1 folder and \(notes) notes")
     }
+
+    static let words = """
+        the of and to in is was that for on with as by at from his her they have had not are but this which one were all \
+        been would their there when who will more if out so said what up about into than them can only other new some \
+        could time these two may first then do any like my now over such our man me even most made after also did many \
+        before must through back years where much your way well down should because each just those people how too \
+        little state good very make world still own see men work long get here between both life being under never day \
+        same another know while last might us great old year off come since against go came right used take three \
+        milk bread call meeting notes project report draft idea garden train ticket monday friday budget invoice
+        """.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init)
 }
 
 /// N clients each saving a note and fetching the zone's changes, then push latency.
