@@ -39,6 +39,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+        // A database's zones as rows of PostgreSQL, for a cluster of recordlog-server nodes
+        // (RecordPostgres only: the core library does not link it).
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         // recordlog-server's gzip'd answers (zlib).
         .package(url: "https://github.com/adam-fowler/compress-nio.git", from: "1.5.0"),
     ],
@@ -78,6 +81,16 @@ let package = Package(
                 "StorageKit",
                 "RecordLog",
                 "CPrefetch",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // A database's zones as rows of PostgreSQL: unchanged Kafka v2 batches, fenced appends.
+        .target(
+            name: "RecordPostgres",
+            dependencies: [
+                "RecordLog",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -317,6 +330,10 @@ let package = Package(
         .testTarget(
             name: "ReliabilityTests",
             dependencies: ["ReliabilityHarness", "StorageKit", "RecordLog", "RecordStore", "TestSupport", "FuzzTargets"]
+        ),
+        .testTarget(
+            name: "RecordPostgresTests",
+            dependencies: ["RecordPostgres", "RecordLog", "TestSupport"]
         ),
         .testTarget(
             name: "RecordWireTests",

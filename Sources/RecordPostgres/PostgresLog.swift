@@ -1,0 +1,169 @@
+import Logging
+import NIOCore
+import PostgresNIO
+import RecordLog
+
+/// A database's zones as rows of PostgreSQL: each commit one row holding its unchanged Kafka v2
+/// batch, each zone one head row holding its end offset — the log that every recordlog-server
+/// node of a cluster shares, replicated by PostgreSQL.
+///
+/// Writes are **fenced**: an append names the end offset it was planned against, and PostgreSQL
+/// takes it only if that is still the zone's end — one statement moves the head and inserts the
+/// batch, so a writer that lost a race (another node appended first) or was partitioned away
+/// is refused, never interleaved, and leaves nothing behind:
+///
+/// ```swift
+/// try await PostgresLog.withLog(at: "postgres://recordlog@127.0.0.1:5432/recordlog", database: "notes") { log in
+///     try await log.createZone("Notes")
+///     let end = try await log.endOffset(of: "Notes")
+///     let offsets = try await log.append(batch, to: "Notes", at: end)   // or .fenced: catch up, replan
+///     let rows = try await log.batches(of: "Notes", from: 0)
+/// }
+/// ```
+///
+/// A batch is acknowledged when PostgreSQL's commit is (with a synchronous standby: when the
+/// standby has it too). Offsets are dense per zone, as in a segment file.
+///
+/// Concurrency: the log holds a `PostgresClient`, a pool of connections that is `Sendable`;
+/// every method is one statement (or one transaction) on a leased connection, so any number of
+/// tasks and nodes may call them at once — the fence orders the appends.
+package final class PostgresLog: Sendable {
+    /// The database (a RecordLog database: a store's name) whose zones this log holds.
+    package let database: String
+    private let client: PostgresClient
+    private let logger: Logger
+
+    /// A log of `database` over `client`, which the caller runs (`client.run()`).
+    package init(client: PostgresClient, database: String, logger: Logger = Logger(label: "RecordPostgres")) {
+        self.client = client
+        self.database = database
+        self.logger = logger
+    }
+
+    /// Runs `body` with a log of `database` at `url`: starts a client, creates the tables when
+    /// missing, and stops the client when `body` returns or throws.
+    package static func withLog<Result: Sendable>(
+        at url: String, database: String, logger: Logger = Logger(label: "RecordPostgres"),
+        _ body: (PostgresLog) async throws -> Result
+    ) async throws -> Result {
+        let location = try PostgresLocation(url: url)
+        let client = PostgresClient(configuration: location.configuration, backgroundLogger: logger)
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await client.run() }
+            defer { group.cancelAll() }
+            try await PostgresSchema.create(on: client, logger: logger)
+            return try await body(PostgresLog(client: client, database: database, logger: logger))
+        }
+    }
+
+    /// Creates the zone's head at offset 0; a zone that exists is left as it is.
+    package func createZone(_ zone: String) async throws {
+        try await client.query(
+            "INSERT INTO recordlog_zones (database, zone, end_offset) VALUES (\(database), \(zone), 0) ON CONFLICT DO NOTHING",
+            logger: logger)
+    }
+
+    /// The zone's end: the offset its next record gets.
+    ///
+    /// - Throws: ``PostgresLogError`` (`unknownZone`).
+    package func endOffset(of zone: String) async throws -> Int64 {
+        let rows = try await client.query(
+            "SELECT end_offset FROM recordlog_zones WHERE database = \(database) AND zone = \(zone)", logger: logger)
+        for try await end in rows.decode(Int64.self) { return end }
+        throw PostgresLogError(.unknownZone, database: database, zone: zone)
+    }
+
+    /// Appends one encoded batch at `expectedEnd`, the zone's end it was planned against: its
+    /// records get `expectedEnd..<expectedEnd + n`. The batch's base offset field is set to
+    /// `expectedEnd` (it is outside the batch's CRC), so the row holds the batch as a segment
+    /// file would.
+    ///
+    /// - Throws: ``PostgresLogError`` — `fenced` when the zone's end is no longer
+    ///   `expectedEnd` (nothing written), `malformedBatch`, `unknownZone`.
+    package func append(_ batch: EncodedBatch, to zone: String, at expectedEnd: Int64) async throws -> Range<Int64> {
+        var bytes = batch.bytes
+        guard bytes.count >= RecordBatchHeader.size else {
+            throw PostgresLogError(.malformedBatch("\(bytes.count) bytes are shorter than a batch header"), database: database, zone: zone)
+        }
+        for index in 0..<8 { bytes[index] = UInt8(truncatingIfNeeded: expectedEnd >> (56 - 8 * index)) }
+        return try await append(bytes: bytes, to: zone, at: expectedEnd)
+    }
+
+    /// Appends one whole Kafka v2 batch whose base offset field already says `expectedEnd` (a
+    /// batch copied from a segment file: an import).
+    ///
+    /// - Throws: as ``append(_:to:at:)``; `malformedBatch` also for a batch that does not
+    ///   validate or whose base offset is not `expectedEnd`.
+    package func append(bytes: [UInt8], to zone: String, at expectedEnd: Int64) async throws -> Range<Int64> {
+        let header: RecordBatchHeader
+        do {
+            header = try RecordBatch(bytes: bytes[...]).header
+        } catch {
+            throw PostgresLogError(.malformedBatch("\(error)"), database: database, zone: zone)
+        }
+        guard header.totalSize == bytes.count, header.baseOffset == expectedEnd, header.recordCount > 0 else {
+            throw PostgresLogError(
+                .malformedBatch(
+                    "a batch of \(header.recordCount) records at base offset \(header.baseOffset) in \(bytes.count) bytes is not one non-empty batch at \(expectedEnd)"),
+                database: database, zone: zone)
+        }
+        let end = header.lastOffset + 1
+        let last = header.lastOffset
+        // The fence and the insert are one statement: the head moves only if it is still where
+        // the batch was planned, and the batch is inserted only if the head moved.
+        let rows = try await client.query(
+            """
+            WITH head AS (
+                UPDATE recordlog_zones SET end_offset = \(end)
+                WHERE database = \(database) AND zone = \(zone) AND end_offset = \(expectedEnd)
+                RETURNING end_offset
+            )
+            INSERT INTO recordlog_batches (database, zone, base_offset, last_offset, batch)
+            SELECT \(database), \(zone), \(expectedEnd), \(last), \(ByteBuffer(bytes: bytes)) FROM head
+            RETURNING base_offset
+            """, logger: logger)
+        for try await _ in rows.decode(Int64.self) { return expectedEnd..<end }
+        // Refused: say where the zone stands now (or that it does not exist).
+        let actual = try? await endOffset(of: zone)
+        guard let actual else { throw PostgresLogError(.unknownZone, database: database, zone: zone) }
+        throw PostgresLogError(.fenced(expectedEnd: expectedEnd, actualEnd: actual), database: database, zone: zone)
+    }
+
+    /// The zone's batches holding offsets from `offset` on, in order, about `maxBytes` of them
+    /// (always at least one when there is one), each checked as a Kafka v2 batch at its row's
+    /// offsets.
+    ///
+    /// - Throws: ``PostgresLogError`` (`corruptRow`) for a row that is not the batch it says.
+    package func batches(of zone: String, from offset: Int64, maxBytes: Int = 4 << 20) async throws -> [RecordBatch] {
+        let rows = try await client.query(
+            """
+            SELECT base_offset, last_offset, batch FROM recordlog_batches
+            WHERE database = \(database) AND zone = \(zone) AND last_offset >= \(offset)
+            ORDER BY base_offset
+            """, logger: logger)
+        var batches: [RecordBatch] = []
+        var total = 0
+        for try await (base, last, buffer) in rows.decode((Int64, Int64, ByteBuffer).self) {
+            guard batches.isEmpty || total < maxBytes else { break }
+            let bytes = Array(buffer.readableBytesView)
+            let batch: RecordBatch
+            do {
+                batch = try RecordBatch(bytes: bytes[...])
+            } catch {
+                throw PostgresLogError(.corruptRow("the row at \(base) does not parse: \(error)"), database: database, zone: zone)
+            }
+            guard batch.header.baseOffset == base, batch.header.lastOffset == last, batch.bytes.count == bytes.count else {
+                throw PostgresLogError(
+                    .corruptRow("the row at \(base)...\(last) holds a batch of \(batch.header.baseOffset)...\(batch.header.lastOffset)"),
+                    database: database, zone: zone)
+            }
+            if let previous = batches.last, previous.header.lastOffset + 1 != base {
+                throw PostgresLogError(
+                    .corruptRow("the batch at \(base) does not follow the one ending at \(previous.header.lastOffset)"), database: database, zone: zone)
+            }
+            batches.append(batch)
+            total += bytes.count
+        }
+        return batches
+    }
+}

@@ -1,0 +1,43 @@
+import Logging
+import PostgresNIO
+
+/// The tables a PostgreSQL-backed database lives in (FORMAT.md §16 gives every column):
+///
+/// - `recordlog_zones`: one row per zone of a database — its **head**, `end_offset`, the offset
+///   the zone's next record gets. The fence compares and moves it.
+/// - `recordlog_batches`: one row per commit — the Kafka v2 batch, unchanged (its base offset
+///   field is `base_offset`), with the offsets it holds.
+enum PostgresSchema {
+    /// Creates the tables when missing. Several nodes may start at once: a transaction-scoped
+    /// advisory lock makes the creations take turns (`CREATE TABLE IF NOT EXISTS` alone races
+    /// on PostgreSQL's catalog).
+    static func create(on client: PostgresClient, logger: Logger) async throws {
+        try await client.withTransaction(logger: logger) { connection in
+            try await connection.query("SELECT pg_advisory_xact_lock(\(lockKey))", logger: logger)
+            try await connection.query(
+                """
+                CREATE TABLE IF NOT EXISTS recordlog_zones (
+                    database text NOT NULL,
+                    zone text NOT NULL,
+                    end_offset bigint NOT NULL CHECK (end_offset >= 0),
+                    PRIMARY KEY (database, zone)
+                )
+                """, logger: logger)
+            try await connection.query(
+                """
+                CREATE TABLE IF NOT EXISTS recordlog_batches (
+                    database text NOT NULL,
+                    zone text NOT NULL,
+                    base_offset bigint NOT NULL CHECK (base_offset >= 0),
+                    last_offset bigint NOT NULL CHECK (last_offset >= base_offset),
+                    batch bytea NOT NULL,
+                    PRIMARY KEY (database, zone, base_offset),
+                    FOREIGN KEY (database, zone) REFERENCES recordlog_zones (database, zone)
+                )
+                """, logger: logger)
+        }
+    }
+
+    /// The advisory lock the creation takes: "RLSCHEMA" in ASCII, a constant of this module.
+    static let lockKey: Int64 = 0x524C_5343_4845_4D41
+}
