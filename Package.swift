@@ -162,6 +162,8 @@ let package = Package(
             name: "recordlog-server-load",
             dependencies: [
                 "RecordClient",
+                "RecordPostgres",
+                "RecordLog",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Tools/recordlog-server-load"

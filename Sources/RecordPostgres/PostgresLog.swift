@@ -42,12 +42,16 @@ package final class PostgresLog: Sendable {
 
     /// Runs `body` with a log of `database` at `url`: starts a client, creates the tables when
     /// missing, and stops the client when `body` returns or throws.
+    ///
+    /// - Parameter connections: the most connections the client opens at once (PostgreSQL's
+    ///   `max_connections`, 100 by default, bounds them across every node).
     package static func withLog<Result: Sendable>(
-        at url: String, database: String, logger: Logger = Logger(label: "RecordPostgres"),
+        at url: String, database: String, connections: Int = 20, logger: Logger = Logger(label: "RecordPostgres"),
         _ body: (PostgresLog) async throws -> Result
     ) async throws -> Result {
-        let location = try PostgresLocation(url: url)
-        let client = PostgresClient(configuration: location.configuration, backgroundLogger: logger)
+        var configuration = try PostgresLocation(url: url).configuration
+        configuration.options.maximumConnections = max(1, connections)
+        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await client.run() }
             defer { group.cancelAll() }

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import RecordClient
+import RecordLog
+import RecordPostgres
 import RecordStore
 
 /// recordlog-server-load: a load generator for recordlog-server on loopback — N clients each
@@ -11,7 +13,60 @@ struct ServerLoad: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "recordlog-server-load",
         abstract: "Load a recordlog-server database.",
-        subcommands: [Mixed.self, Prefill.self], defaultSubcommand: Mixed.self)
+        subcommands: [Mixed.self, Prefill.self, FencedAppends.self], defaultSubcommand: Mixed.self)
+}
+
+/// Fenced appends straight to PostgreSQL through RecordPostgres, as nodes make them: each client
+/// appends one-record batches (a ~300-byte note, LZ4) to zones of its own (client i to zone
+/// i % zones), knowing its zones' ends as a node's mirror does, so one statement per commit.
+struct FencedAppends: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fenced-appends", abstract: "Time fenced appends to PostgreSQL from N clients (Tools/cluster/fence-bench).")
+
+    @Option(help: "The PostgreSQL URL.") var postgres: String
+    @Option(help: "Concurrent clients.") var clients = 16
+    @Option(help: "Zones the clients share out.") var zones = 64
+    @Option(help: "Seconds of load.") var seconds = 10.0
+
+    func run() async throws {
+        let database = "bench-\(UInt32.random(in: 0...UInt32.max))"
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        let start = ContinuousClock.now
+        let zones = self.zones
+        let counts = try await PostgresLog.withLog(at: postgres, database: database, connections: clients) { log in
+            for zone in 0..<zones { try await log.createZone("z\(zone)") }
+            return try await withThrowingTaskGroup(of: (appends: Int, refused: Int).self) { group in
+                for client in 0..<clients {
+                    group.addTask {
+                        let zone = "z\(client % zones)"
+                        var end = try await log.endOffset(of: zone)
+                        var appends = 0
+                        var refused = 0
+                        while ContinuousClock.now < deadline {
+                            var builder = RecordBatchBuilder()
+                            builder.append(key: "c\(client)-\(appends)", value: Array(String(repeating: "buy milk and bread ", count: 16).utf8))
+                            do {
+                                end = try await log.append(try builder.encode(), to: zone, at: end).upperBound
+                                appends += 1
+                            } catch let error as PostgresLogError {
+                                guard case .fenced(_, let actual?) = error.kind else { throw error }
+                                end = actual
+                                refused += 1
+                            }
+                        }
+                        return (appends, refused)
+                    }
+                }
+                return try await group.reduce(into: (appends: 0, refused: 0)) {
+                    $0.appends += $1.appends
+                    $0.refused += $1.refused
+                }
+            }
+        }
+        let elapsed = ContinuousClock.now - start
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        print(String(format: "%.0f", Double(counts.appends) / seconds), "appends/s,", counts.refused, "refused")
+    }
 }
 
 /// Fills a database's zone "Notes" with a folder and N notes as the Notes app stores them, 400
