@@ -112,21 +112,13 @@ package final class PostgresLog: Sendable {
                 database: database, zone: zone)
         }
         let end = header.lastOffset + 1
-        let last = header.lastOffset
         // The fence and the insert are one statement: the head moves only if it is still where
         // the batch was planned, and the batch is inserted only if the head moved.
-        let rows = try await client.query(
-            """
-            WITH head AS (
-                UPDATE recordlog_zones SET end_offset = \(end)
-                WHERE database = \(database) AND zone = \(zone) AND end_offset = \(expectedEnd)
-                RETURNING end_offset
-            )
-            INSERT INTO recordlog_batches (database, zone, base_offset, last_offset, batch)
-            SELECT \(database), \(zone), \(expectedEnd), \(last), \(ByteBuffer(bytes: bytes)) FROM head
-            RETURNING base_offset
-            """, logger: logger)
-        for try await _ in rows.decode(Int64.self) { return expectedEnd..<end }
+        let rows = try await client.execute(
+            FencedAppendStatement(
+                database: database, zone: zone, expectedEnd: expectedEnd, lastOffset: header.lastOffset, batch: ByteBuffer(bytes: bytes)),
+            logger: logger)
+        for try await _ in rows { return expectedEnd..<end }
         // Refused: say where the zone stands now (or that it does not exist).
         let actual = try? await endOffset(of: zone)
         guard let actual else { throw PostgresLogError(.unknownZone, database: database, zone: zone) }

@@ -1,0 +1,42 @@
+import NIOCore
+import PostgresNIO
+
+/// The fence and the insert (FORMAT.md §14) as a prepared statement: each connection parses and
+/// plans it once, and every append after sends only its values — the statement a cluster runs
+/// once per commit.
+struct FencedAppendStatement: PostgresPreparedStatement {
+    static let name = "recordlog_fenced_append"
+    static let sql = """
+        WITH head AS (
+            UPDATE recordlog_zones SET end_offset = $5
+            WHERE database = $1 AND zone = $2 AND end_offset = $3
+            RETURNING end_offset
+        )
+        INSERT INTO recordlog_batches (database, zone, base_offset, last_offset, batch)
+        SELECT $1, $2, $3, $4, $6 FROM head
+        RETURNING base_offset
+        """
+    typealias Row = Int64
+
+    var database: String
+    var zone: String
+    /// The zone's end the batch was planned against: its base offset.
+    var expectedEnd: Int64
+    var lastOffset: Int64
+    var batch: ByteBuffer
+
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 6)
+        bindings.append(database)
+        bindings.append(zone)
+        bindings.append(expectedEnd)
+        bindings.append(lastOffset)
+        bindings.append(lastOffset + 1)
+        bindings.append(batch)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> Row {
+        try row.decode(Int64.self)
+    }
+}
