@@ -89,6 +89,8 @@ let package = Package(
             name: "RecordPostgres",
             dependencies: [
                 "RecordLog",
+                "RecordStore",
+                "StorageKit",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -335,7 +337,7 @@ let package = Package(
         ),
         .testTarget(
             name: "RecordPostgresTests",
-            dependencies: ["RecordPostgres", "RecordLog", "TestSupport"]
+            dependencies: ["RecordPostgres", "RecordLog", "RecordStore", "StorageKit", "TestSupport"]
         ),
         .testTarget(
             name: "RecordWireTests",

@@ -43,6 +43,15 @@ public enum LogError: Error, Sendable, Equatable {
     /// One of the store's own small files (`recordlog.meta`, a zone's `zone.name`) is damaged:
     /// the rest of the store may be intact. Nothing was changed.
     case damagedFile(path: String, reason: String)
+    /// A shared log (a partition other writers append to as well, as on PostgreSQL) refused an
+    /// append planned at `expectedEnd`: another writer appended first and the partition now ends
+    /// at `actualEnd` (nil: unknown, or the partition is gone). Nothing of the batch was stored;
+    /// catch up with the shared log and plan again.
+    case fenced(partition: String, expectedEnd: Int64, actualEnd: Int64?)
+    /// A shared log's store (PostgreSQL) could not be reached, or failed, while it stored or
+    /// read a batch: whether an append in flight was stored is unknown until the log is
+    /// caught up again. Nothing is lost that was acknowledged; try again.
+    case sharedLogUnavailable(reason: String)
 }
 
 extension LogError: CustomStringConvertible {
@@ -87,6 +96,11 @@ extension LogError: CustomStringConvertible {
         case .damagedFile(let path, let reason):
             return "\(path) is damaged: \(reason). Nothing was changed; restore the file (Log.repair rewrites a zone.name "
                 + "from its directory's name when that name is not abbreviated)"
+        case .fenced(let partition, let expected, let actual):
+            return "the append to \(partition.debugDescription) was planned at offset \(expected), but another writer appended first "
+                + "(the shared log now ends at \(actual.map(String.init) ?? "an unknown offset")); nothing was stored: catch up and plan again"
+        case .sharedLogUnavailable(let reason):
+            return "the shared log's store is unavailable (\(reason)); whether the last append was stored is known once it is back: try again"
         }
     }
 }

@@ -9,7 +9,7 @@ struct FencedAppendStatement: PostgresPreparedStatement {
     static let sql = """
         WITH head AS (
             UPDATE recordlog_zones SET end_offset = $5
-            WHERE database = $1 AND zone = $2 AND end_offset = $3
+            WHERE database = $1 AND zone = $2 AND end_offset = $3 AND generation = $7
             RETURNING end_offset
         )
         INSERT INTO recordlog_batches (database, zone, base_offset, last_offset, batch)
@@ -24,15 +24,19 @@ struct FencedAppendStatement: PostgresPreparedStatement {
     var expectedEnd: Int64
     var lastOffset: Int64
     var batch: ByteBuffer
+    /// The zone's generation the batch was planned in: a zone deleted and created again is
+    /// another generation, so a writer of the old one is refused even at the same offset.
+    var generation: Int64
 
     func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 6)
+        var bindings = PostgresBindings(capacity: 7)
         bindings.append(database)
         bindings.append(zone)
         bindings.append(expectedEnd)
         bindings.append(lastOffset)
         bindings.append(lastOffset + 1)
         bindings.append(batch)
+        bindings.append(generation)
         return bindings
     }
 

@@ -60,11 +60,35 @@ package final class PostgresLog: Sendable {
         }
     }
 
-    /// Creates the zone's head at offset 0; a zone that exists is left as it is.
-    package func createZone(_ zone: String) async throws {
+    /// Creates the zone's head at offset 0 in `generation`; a zone that exists is left as it is
+    /// (in whatever generation it has: an append in another one is refused).
+    package func createZone(_ zone: String, generation: Int64 = 0) async throws {
         try await client.query(
-            "INSERT INTO recordlog_zones (database, zone, end_offset) VALUES (\(database), \(zone), 0) ON CONFLICT DO NOTHING",
+            "INSERT INTO recordlog_zones (database, zone, end_offset, generation) VALUES (\(database), \(zone), 0, \(generation)) ON CONFLICT DO NOTHING",
             logger: logger)
+    }
+
+    /// Removes the zone: its head and every batch, in one statement (the batches go with
+    /// their head). A writer of it is refused from then on.
+    package func deleteZone(_ zone: String) async throws {
+        try await client.query("DELETE FROM recordlog_zones WHERE database = \(database) AND zone = \(zone)", logger: logger)
+    }
+
+    /// One zone's head: where it ends, and the generation it was created in.
+    package struct Head: Sendable, Equatable {
+        package var endOffset: Int64
+        package var generation: Int64
+    }
+
+    /// Every zone's head, read at one instant (one statement).
+    package func heads() async throws -> [String: Head] {
+        let rows = try await client.query(
+            "SELECT zone, end_offset, generation FROM recordlog_zones WHERE database = \(database)", logger: logger)
+        var heads: [String: Head] = [:]
+        for try await (zone, end, generation) in rows.decode((String, Int64, Int64).self) {
+            heads[zone] = Head(endOffset: end, generation: generation)
+        }
+        return heads
     }
 
     /// The zone's end: the offset its next record gets.
@@ -84,13 +108,13 @@ package final class PostgresLog: Sendable {
     ///
     /// - Throws: ``PostgresLogError`` — `fenced` when the zone's end is no longer
     ///   `expectedEnd` (nothing written), `malformedBatch`, `unknownZone`.
-    package func append(_ batch: EncodedBatch, to zone: String, at expectedEnd: Int64) async throws -> Range<Int64> {
+    package func append(_ batch: EncodedBatch, to zone: String, at expectedEnd: Int64, generation: Int64 = 0) async throws -> Range<Int64> {
         var bytes = batch.bytes
         guard bytes.count >= RecordBatchHeader.size else {
             throw PostgresLogError(.malformedBatch("\(bytes.count) bytes are shorter than a batch header"), database: database, zone: zone)
         }
         for index in 0..<8 { bytes[index] = UInt8(truncatingIfNeeded: expectedEnd >> (56 - 8 * index)) }
-        return try await append(bytes: bytes, to: zone, at: expectedEnd)
+        return try await append(bytes: bytes, to: zone, at: expectedEnd, generation: generation)
     }
 
     /// Appends one whole Kafka v2 batch whose base offset field already says `expectedEnd` (a
@@ -98,14 +122,14 @@ package final class PostgresLog: Sendable {
     ///
     /// - Throws: as ``append(_:to:at:)``; `malformedBatch` also for a batch that does not
     ///   validate or whose base offset is not `expectedEnd`.
-    package func append(bytes: [UInt8], to zone: String, at expectedEnd: Int64) async throws -> Range<Int64> {
+    package func append(bytes: [UInt8], to zone: String, at expectedEnd: Int64, generation: Int64 = 0) async throws -> Range<Int64> {
         let header: RecordBatchHeader
         do {
             header = try RecordBatch(bytes: bytes[...]).header
         } catch {
             throw PostgresLogError(.malformedBatch("\(error)"), database: database, zone: zone)
         }
-        guard header.totalSize == bytes.count, header.baseOffset == expectedEnd, header.recordCount > 0 else {
+        guard header.totalSize == bytes.count, header.baseOffset == expectedEnd, header.recordCount > 0, header.lastOffset >= expectedEnd else {
             throw PostgresLogError(
                 .malformedBatch(
                     "a batch of \(header.recordCount) records at base offset \(header.baseOffset) in \(bytes.count) bytes is not one non-empty batch at \(expectedEnd)"),
@@ -116,13 +140,14 @@ package final class PostgresLog: Sendable {
         // the batch was planned, and the batch is inserted only if the head moved.
         let rows = try await client.execute(
             FencedAppendStatement(
-                database: database, zone: zone, expectedEnd: expectedEnd, lastOffset: header.lastOffset, batch: ByteBuffer(bytes: bytes)),
+                database: database, zone: zone, expectedEnd: expectedEnd, lastOffset: header.lastOffset, batch: ByteBuffer(bytes: bytes),
+                generation: generation),
             logger: logger)
         for try await _ in rows { return expectedEnd..<end }
         // Refused: say where the zone stands now (or that it does not exist).
-        let actual = try? await endOffset(of: zone)
-        guard let actual else { throw PostgresLogError(.unknownZone, database: database, zone: zone) }
-        throw PostgresLogError(.fenced(expectedEnd: expectedEnd, actualEnd: actual), database: database, zone: zone)
+        guard let head = try await heads()[zone] else { throw PostgresLogError(.unknownZone, database: database, zone: zone) }
+        throw PostgresLogError(
+            .fenced(expectedEnd: expectedEnd, actualEnd: head.generation == generation ? head.endOffset : nil), database: database, zone: zone)
     }
 
     /// The zone's batches holding offsets from `offset` on, in order, about `maxBytes` of them

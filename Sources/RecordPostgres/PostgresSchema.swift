@@ -7,6 +7,8 @@ import PostgresNIO
 ///   the zone's next record gets. The fence compares and moves it.
 /// - `recordlog_batches`: one row per commit — the Kafka v2 batch, unchanged (its base offset
 ///   field is `base_offset`), with the offsets it holds.
+/// - `recordlog_tokens`: one row per database of a cluster — the SHA-256 digest of its access
+///   token (recordlog-server's `tokens` file, as rows).
 enum PostgresSchema {
     /// Creates the tables when missing. Several nodes may start at once: a transaction-scoped
     /// advisory lock makes the creations take turns (`CREATE TABLE IF NOT EXISTS` alone races
@@ -20,6 +22,7 @@ enum PostgresSchema {
                     database text NOT NULL,
                     zone text NOT NULL,
                     end_offset bigint NOT NULL CHECK (end_offset >= 0),
+                    generation bigint NOT NULL,
                     PRIMARY KEY (database, zone)
                 )
                 """, logger: logger)
@@ -32,7 +35,14 @@ enum PostgresSchema {
                     last_offset bigint NOT NULL CHECK (last_offset >= base_offset),
                     batch bytea NOT NULL,
                     PRIMARY KEY (database, zone, base_offset),
-                    FOREIGN KEY (database, zone) REFERENCES recordlog_zones (database, zone)
+                    FOREIGN KEY (database, zone) REFERENCES recordlog_zones (database, zone) ON DELETE CASCADE
+                )
+                """, logger: logger)
+            try await connection.query(
+                """
+                CREATE TABLE IF NOT EXISTS recordlog_tokens (
+                    database text PRIMARY KEY,
+                    digest bytea NOT NULL CHECK (length(digest) = 32)
                 )
                 """, logger: logger)
         }

@@ -46,4 +46,22 @@ package protocol PartitionedLog: AnyObject, Sendable {
 
     /// Closes every partition: later appends throw `LogError.closed`.
     func close() throws
+
+    /// Whether other writers append to this log too — a cluster's log, shared through a
+    /// replicated store, of which this process keeps a mirror. A shared log's appends may be
+    /// refused (`LogError.fenced`), and its writer catches up with the others by ``pull()``
+    /// and ``refresh()``, as a read-only view catches up with its writer.
+    var isShared: Bool { get }
+
+    /// Fetches what the log's other writers have stored since the last look, for the next
+    /// ``refresh()`` to install (under the caller's lock, in order with its own appends). A
+    /// log with no other writer has nothing to fetch.
+    func pull() async throws
+}
+
+extension PartitionedLog {
+    /// A log whose only writer is this process (a store directory, memory).
+    package var isShared: Bool { false }
+
+    package func pull() async throws {}
 }

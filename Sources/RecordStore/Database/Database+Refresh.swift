@@ -32,13 +32,18 @@ extension Database {
     ///
     /// - Throws: `LogError.corruptBatch` for damage below what the writer made durable;
     ///   `internalError` for an event that cannot be decoded.
+    ///
+    /// A database over a cluster's shared log (RecordPostgres) is one of several writers: this
+    /// fetches the other writers' commits and applies them the same way.
     public func refresh() async throws {
         try checkOpen()
-        guard isReadOnly else { return }
+        guard isReadOnly || log.isShared else { return }
+        try await log.pull()
         try await administration.run { try catchUp() }
     }
 
-    /// The catch-up every read of a read-only database does first (``refresh()``).
+    /// The catch-up every read of a read-only database does first (``refresh()``). A shared
+    /// log's owner refreshes before each request instead, once for all it reads and writes.
     func refreshBeforeRead() async throws {
         guard isReadOnly else { return }
         try await refresh()
@@ -53,6 +58,11 @@ extension Database {
         var zoneChanges: [(zoneID: ZoneID, deleted: Bool)] = []
         var recordChanges: [(zoneID: ZoneID, changes: [RecordChange])] = []
         try state.withLock { state in
+            // A writer of a shared log has applied every offset below each zone's end (its own
+            // commits, under this lock): only what the refresh installs is new to it.
+            if !isReadOnly {
+                for (zoneID, zone) in state.zones { state.zones[zoneID]?.replayedEnd = zone.partition.endOffset }
+            }
             guard try log.refresh() else { return }
             let systemGrew = state.systemReplayedEnd < system.endOffset
             // The system partition holds only zone and subscription events: read whole, it is small.
@@ -66,11 +76,12 @@ extension Database {
                 for view in state.views { _ = view.fold(.listed([.zoneDeleted(zoneID)]), false) }
                 zoneChanges.append((zoneID, true))
             }
-            // Created, once the writer has made its directory.
-            for (name, incarnation) in registry.live.sorted(by: { $0.key < $1.key }) where present.contains(name) {
+            // Created, once the writer has made its directory (a shared log's writer makes it).
+            for (name, incarnation) in registry.live.sorted(by: { $0.key < $1.key }) where present.contains(name) || !isReadOnly {
                 let zoneID = ZoneID(zoneName: name)
                 guard state.zones[zoneID] == nil else { continue }
-                state.zones[zoneID] = ZoneState(zoneID: zoneID, partition: try log.partition(named: name), incarnation: incarnation)
+                let partition = isReadOnly ? try log.partition(named: name) : try log.createPartition(named: name)
+                state.zones[zoneID] = ZoneState(zoneID: zoneID, partition: partition, incarnation: incarnation)
                 zoneChanges.append((zoneID, false))
             }
             for zoneID in state.zones.keys.sorted(by: { $0.zoneName < $1.zoneName }) {

@@ -227,6 +227,19 @@ public final class Database: Sendable {
             compaction: .manual, logger: logger)
     }
 
+    /// Opens a database over a cluster's shared log (RecordPostgres), whose mirror's files are
+    /// under `directory`. The log's owner catches it up (``refresh()``) before every request
+    /// that must not regress; the database itself does every `refreshInterval`, so that its
+    /// subscriptions hear the other writers' commits. Its compactions are its owner's.
+    package convenience init(
+        directory: String, sharedLog log: any PartitionedLog, maximumItemsPerRequest: Int = Database.defaultMaximumItemsPerRequest,
+        checkpointAfterEvents: Int64 = 10_000, refreshInterval: Duration?, logger: Logger
+    ) async throws {
+        try await self.init(
+            directory: directory, log: log, maximumItemsPerRequest: maximumItemsPerRequest, checkpointAfterEvents: checkpointAfterEvents,
+            compaction: .manual, refreshInterval: refreshInterval, logger: logger)
+    }
+
     /// Opens a database over `log`, whose files (if any) are under `directory`. Internal, not
     /// private: tests open one over a log with small segments.
     init(
@@ -241,7 +254,7 @@ public final class Database: Sendable {
         tuning = CommitTuning.current
         self.log = log
         isReadOnly = log.options.readOnly
-        watcher = isReadOnly ? refreshInterval.map { StoreWatcher(interval: $0, logger: logger) } : nil
+        watcher = isReadOnly || log.isShared ? refreshInterval.map { StoreWatcher(interval: $0, logger: logger) } : nil
         system = isReadOnly ? try log.partition(named: StoredEvent.systemPartition) : try log.createPartition(named: StoredEvent.systemPartition)
         storeID = try await Self.storeIdentity(system, readOnly: isReadOnly)
         state = LockedValue(State())
@@ -275,6 +288,17 @@ public final class Database: Sendable {
         subscriptions.finishAll()
         try log.close()
         if let checkpointFailure { throw checkpointFailure }
+    }
+
+    /// Closes the database without writing a checkpoint: for a database whose state may hold a
+    /// commit its shared log refused (`LogError.fenced`), which must be opened again from the log
+    /// rather than saved. Later calls fail as after ``close()``.
+    package func abandon() throws {
+        guard !closed.load(ordering: .acquiring) else { return }
+        closed.store(true, ordering: .releasing)
+        watcher?.stop()
+        subscriptions.finishAll()
+        try log.close()
     }
 
     /// Closes the database and deletes its directory (an in-memory database has none).

@@ -5,29 +5,31 @@ extension ZoneState {
     /// database's `refresh()` meets it, and returns what it changed, for the subscriptions; the
     /// views' event goes into `views` (a save as the value the log holds, checked). Nil for an
     /// event that changes no record.
+    ///
+    /// The state moves as a replay's ``apply(_:)`` moves it (the client change token a commit
+    /// carries included), so a writer of a shared log follows the other writers this way too.
     mutating func follow(_ event: BorrowedLogRecord, views: ReplayChunk?) throws -> RecordChange? {
         guard let name = event.keyString else { return nil }
+        let change: RecordChange?
         switch StoredEvent.kind(of: event) {
         case .save?:
             guard let value = event.value else { return nil }
             let id = RecordID(recordName: name, zoneID: zoneID)
             let record = try RecordCodec.decode(value, recordID: id, zoneChecked: true)
-            let previousType = records.save(
-                name: name, recordType: record.recordType, offset: event.offset,
-                creationMillis: RecordEntry.millis(record.creationDate), targets: record.cascadeTargets())
-            indexes.didSave(name: name, recordType: record.recordType, previousType: previousType, record: record)
+            let previousType = applySave(record, offset: event.offset)
             views?.appendSave(id, value: value)
-            return .saved(record, created: previousType == nil)
+            change = .saved(record, created: previousType == nil)
         case .delete?:
-            guard let recordType = records.delete(name: name) else { return nil }
-            deleted.recordDelete(of: name, at: event.offset)
-            indexes.didDelete(name: name, recordType: recordType)
+            guard let recordType = applyDelete(name: name, offset: event.offset) else { return nil }
             let id = RecordID(recordName: name, zoneID: zoneID)
             views?.appendOther(.deleted(id, recordType: recordType))
-            return .deleted(id, recordType: recordType)
+            change = .deleted(id, recordType: recordType)
         default:
+            mayHoldReplacedEvents = true
             return nil
         }
+        noteClientToken(of: event)
+        return change
     }
 }
 

@@ -36,43 +36,52 @@ struct ZoneState: Sendable {
 
     /// Records a save of `record` at `offset`; `targets` are its cascade targets and `nameHash`
     /// its name's hash in the key index, when known.
-    mutating func applySave(_ record: Record, offset: Int64, targets: CascadeTargets? = nil, nameHash: UInt32? = nil) {
+    /// Returns the type of the record it replaced, nil for a new record.
+    @discardableResult
+    mutating func applySave(_ record: Record, offset: Int64, targets: CascadeTargets? = nil, nameHash: UInt32? = nil) -> String? {
         let name = record.recordID.recordName
         let previousType = records.save(
             name: name, hash: nameHash, recordType: record.recordType, offset: offset, creationMillis: RecordEntry.millis(record.creationDate),
             targets: targets ?? record.cascadeTargets())
         if previousType != nil { mayHoldReplacedEvents = true }
         indexes.didSave(name: name, recordType: record.recordType, previousType: previousType, record: record)
+        return previousType
     }
 
-    /// Records a delete of `name` at `offset`.
-    mutating func applyDelete(name: String, offset: Int64) {
+    /// Records a delete of `name` at `offset`; returns the deleted record's type, nil when it
+    /// was not live.
+    @discardableResult
+    mutating func applyDelete(name: String, offset: Int64) -> String? {
         mayHoldReplacedEvents = true
-        guard let recordType = records.delete(name: name) else { return }
+        guard let recordType = records.delete(name: name) else { return nil }
         deleted.recordDelete(of: name, at: offset)
         indexes.didDelete(name: name, recordType: recordType)
+        return recordType
+    }
+
+    /// Keeps the client change token a commit's last event carries (FORMAT.md §10.1).
+    mutating func noteClientToken(of event: BorrowedLogRecord) {
+        // A save has three headers of its own, a delete two, and either may have a `previous`:
+        // only a commit's last event may have one more, its client change token.
+        let ownHeaders = StoredEvent.kind(of: event) == .save ? 3 : 2
+        if event.headerCount > ownHeaders, let token = event.headerValue(StoredEvent.clientChangeTokenHeader) {
+            clientToken = ClientChangeTokenMark(data: Array(token), offset: event.offset)
+        }
     }
 
     /// Applies one event read from the zone's partition (replay).
     mutating func apply(_ event: BorrowedLogRecord) throws {
         guard let name = event.keyString else { return }
-        // A save has three headers of its own, a delete two, and either may have a `previous`:
-        // only a commit's last event may have one more, its client change token (FORMAT.md §10.1).
-        let ownHeaders: Int
         switch StoredEvent.kind(of: event) {
         case .save?:
             guard let value = event.value else { return }
             applySave(try RecordCodec.decode(value, recordID: RecordID(recordName: name, zoneID: zoneID), zoneChecked: true), offset: event.offset)
-            ownHeaders = 3
         case .delete?:
             applyDelete(name: name, offset: event.offset)
-            ownHeaders = 2
         default:
             mayHoldReplacedEvents = true
             return
         }
-        if event.headerCount > ownHeaders, let token = event.headerValue(StoredEvent.clientChangeTokenHeader) {
-            clientToken = ClientChangeTokenMark(data: Array(token), offset: event.offset)
-        }
+        noteClientToken(of: event)
     }
 }

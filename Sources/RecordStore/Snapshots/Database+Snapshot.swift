@@ -7,6 +7,15 @@ extension Database {
         directory.map { Self.checkpointPath(directory: $0) }
     }
 
+    /// Removes the checkpoint and the views' snapshots of the store in `directory`, so that the
+    /// next open replays the whole log: for a mirror whose log was cut back or replaced under
+    /// a checkpoint that may cover what it no longer holds.
+    package static func discardCheckpoints(directory: String) throws {
+        let path = directory + "/" + KeyIndexSnapshot.directoryName
+        guard FileManager.default.fileExists(atPath: path) else { return }
+        try FileManager.default.removeItem(atPath: path)
+    }
+
     /// Where the key index checkpoint of the store in `directory` lives.
     static func checkpointPath(directory: String) -> String {
         directory + "/" + KeyIndexSnapshot.directoryName + "/" + KeyIndexSnapshot.fileName
