@@ -119,6 +119,7 @@ let package = Package(
             name: "RecordServer",
             dependencies: [
                 "StorageKit",
+                "RecordPostgres",
                 "RecordStore",
                 "RecordWire",
                 .product(name: "Hummingbird", package: "hummingbird"),

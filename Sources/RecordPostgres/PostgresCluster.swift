@@ -1,4 +1,5 @@
 import Logging
+import NIOCore
 import PostgresNIO
 import RecordLog
 import RecordStore
@@ -87,12 +88,18 @@ package final class PostgresCluster: Sendable {
         }
     }
 
+    /// The write lease of database `name` on this node: one per database per node, shared by
+    /// every write request to it (``PostgresWriteLease``).
+    package func writeLease(of name: String) -> PostgresWriteLease {
+        PostgresWriteLease(client: client, database: name, logger: logger)
+    }
+
     // MARK: The catalog
 
     /// Records a new database and its token's digest; false when the name is taken.
     package func createDatabase(_ name: String, digest: [UInt8]) async throws -> Bool {
         let rows = try await client.query(
-            "INSERT INTO recordlog_tokens (database, digest) VALUES (\(name), \(digest)) ON CONFLICT DO NOTHING RETURNING database",
+            "INSERT INTO recordlog_tokens (database, digest) VALUES (\(name), \(ByteBuffer(bytes: digest))) ON CONFLICT DO NOTHING RETURNING database",
             logger: logger)
         for try await _ in rows { return true }
         return false
@@ -101,7 +108,7 @@ package final class PostgresCluster: Sendable {
     /// Replaces a database's token digest; false when there is no such database.
     package func replaceDigest(of name: String, with digest: [UInt8]) async throws -> Bool {
         let rows = try await client.query(
-            "UPDATE recordlog_tokens SET digest = \(digest) WHERE database = \(name) RETURNING database", logger: logger)
+            "UPDATE recordlog_tokens SET digest = \(ByteBuffer(bytes: digest)) WHERE database = \(name) RETURNING database", logger: logger)
         for try await _ in rows { return true }
         return false
     }
@@ -110,7 +117,7 @@ package final class PostgresCluster: Sendable {
     package func digests() async throws -> [String: [UInt8]] {
         let rows = try await client.query("SELECT database, digest FROM recordlog_tokens", logger: logger)
         var digests: [String: [UInt8]] = [:]
-        for try await (name, digest) in rows.decode((String, [UInt8]).self) { digests[name] = digest }
+        for try await (name, digest) in rows.decode((String, ByteBuffer).self) { digests[name] = Array(digest.readableBytesView) }
         return digests
     }
 }

@@ -117,6 +117,40 @@ package final class PostgresLog: Sendable {
         return try await append(bytes: bytes, to: zone, at: expectedEnd, generation: generation)
     }
 
+    /// Appends consecutive encoded batches — commits planned one after another from
+    /// `expectedEnd` — in one fenced statement: each gets the offsets after the one before it,
+    /// and each becomes its own row (FORMAT.md §14.2), or none does.
+    ///
+    /// - Throws: as ``append(_:to:at:generation:)``.
+    package func append(group: [EncodedBatch], to zone: String, at expectedEnd: Int64, generation: Int64 = 0) async throws -> Range<Int64> {
+        var next = expectedEnd
+        var (bases, lasts, buffers) = ([Int64](), [Int64](), [ByteBuffer]())
+        for batch in group {
+            guard batch.bytes.count >= RecordBatchHeader.size, batch.recordCount > 0 else {
+                throw PostgresLogError(.malformedBatch("a batch of \(batch.bytes.count) bytes and \(batch.recordCount) records"), database: database, zone: zone)
+            }
+            var buffer = ByteBuffer(bytes: batch.bytes)
+            buffer.setInteger(next, at: 0)
+            bases.append(next)
+            next += Int64(batch.recordCount)
+            lasts.append(next - 1)
+            buffers.append(buffer)
+        }
+        guard !buffers.isEmpty else { return expectedEnd..<expectedEnd }
+        let rows = try await client.execute(
+            FencedGroupAppendStatement(
+                database: database, zone: zone, expectedEnd: expectedEnd, newEnd: next, baseOffsets: bases, lastOffsets: lasts,
+                batches: buffers, generation: generation),
+            logger: logger)
+        var inserted = 0
+        for try await _ in rows { inserted += 1 }
+        if inserted == buffers.count { return expectedEnd..<next }
+        // Refused: say where the zone stands now (or that it does not exist).
+        guard let head = try await heads()[zone] else { throw PostgresLogError(.unknownZone, database: database, zone: zone) }
+        throw PostgresLogError(
+            .fenced(expectedEnd: expectedEnd, actualEnd: head.generation == generation ? head.endOffset : nil), database: database, zone: zone)
+    }
+
     /// Appends one whole Kafka v2 batch whose base offset field already says `expectedEnd` (a
     /// batch copied from a segment file: an import).
     ///

@@ -38,6 +38,8 @@ package final class PostgresMirrorLog: PartitionedLog {
         /// another generation, or gone, under files this node wrote).
         var failure: LogError?
         var closed = false
+        /// The zones the open dropped and fetched again.
+        var refetched: [String] = []
     }
 
     /// One pull at a time; a caller arriving during one waits for the next, which every caller
@@ -53,6 +55,8 @@ package final class PostgresMirrorLog: PartitionedLog {
     package let remote: PostgresLog
     private let local: Log
     private let logger: Logger
+    /// The zones the open found not matching the rows, dropped and fetched again.
+    package var refetchedZones: [String] { state.withLock { $0.refetched } }
     private let state = LockedValue(State())
     private let pulls = LockedValue(Pulls())
 
@@ -101,6 +105,7 @@ package final class PostgresMirrorLog: PartitionedLog {
     private func level(with marks: MirrorMarks) async throws {
         let heads = try await Self.shared { try await remote.heads() }
         var discarded = false
+        var refetched: [String] = []
         var partitions: [String: PostgresMirrorPartition] = [:]
         for name in local.partitionNames {
             let file = try local.partition(named: name)
@@ -120,6 +125,7 @@ package final class PostgresMirrorLog: PartitionedLog {
             } else {
                 logger.info("the mirror's zone does not match PostgreSQL; fetching it again", metadata: ["zone": "\(name)", "mirror": "\(directory)"])
                 try local.deletePartition(named: name)
+                refetched.append(name)
                 discarded = true
             }
         }
@@ -142,7 +148,10 @@ package final class PostgresMirrorLog: PartitionedLog {
                 }
             }
         }
-        state.withLock { $0.partitions = partitions }
+        state.withLock { state in
+            state.partitions = partitions
+            state.refetched = refetched
+        }
         try writeMarks()
     }
 

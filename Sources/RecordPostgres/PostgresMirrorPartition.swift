@@ -6,9 +6,10 @@ import StorageKit
 /// (the truth every node shares).
 ///
 /// An append is written to the mirror at once, under the caller's lock, and is durable once
-/// PostgreSQL has taken it through the fence (``PostgresLog/append(_:to:at:generation:)``), in
-/// the order the appends were made: each append's PostgreSQL step waits for the one before it,
-/// since it was planned at that one's end. The first refusal — another node appended first
+/// PostgreSQL has taken it through the fence, in the order the appends were made: one sender
+/// per zone sends them in groups — all that queued while the previous group was on its way, in
+/// one statement — so that concurrent commits share PostgreSQL's round trip and commit as they
+/// share a segment file's fdatasync. The first refusal — another node appended first
 /// (`LogError.fenced`) or PostgreSQL failed mid-append (`LogError.sharedLogUnavailable`) —
 /// **poisons** the partition: every append waiting behind it and every later one fails the
 /// same way, because the node's state holds a commit PostgreSQL may not have. The owner then
@@ -17,10 +18,22 @@ import StorageKit
 /// Reads go to the mirror: they see the node's own appends at once, as a segment file's reader
 /// does, and the other nodes' once ``PostgresMirrorLog/refresh()`` has installed them.
 package final class PostgresMirrorPartition: LogPartition {
+    /// An append written to the mirror, waiting for its group to go to PostgreSQL.
+    private struct Queued: Sendable {
+        var batch: EncodedBatch
+        var offsets: Range<Int64>
+        var ticket: AppendTicket
+    }
+
     private struct Chain: Sendable {
-        /// The PostgreSQL step of the last append (or of the zone's deletion before it was
-        /// created again), which the next one waits for.
-        var tail: Task<Void, any Error>?
+        /// Appends written to the mirror and not yet sent, in offset order.
+        var queue: [Queued] = []
+        /// Whether the sender is running (it stops when the queue is empty).
+        var sending = false
+        /// The ticket of the last append made, which ``settle()`` waits for.
+        var last: AppendTicket?
+        /// A step the first group waits for (the deletion of the zone's previous generation).
+        var after: Task<Void, any Error>?
         /// The zone's generation in PostgreSQL (``PostgresLog/Head/generation``); a random one
         /// of this node's until the head exists.
         var generation: Int64
@@ -47,7 +60,7 @@ package final class PostgresMirrorPartition: LogPartition {
         self.file = file
         self.remote = remote
         self.compression = compression
-        chain = LockedValue(Chain(tail: after, generation: generation, confirmedEnd: confirmedEnd, headExists: headExists))
+        chain = LockedValue(Chain(after: after, generation: generation, confirmedEnd: confirmedEnd, headExists: headExists))
     }
 
     /// The zone's generation, as PostgreSQL's head has it (once it exists).
@@ -88,7 +101,7 @@ package final class PostgresMirrorPartition: LogPartition {
 
     /// Waits until the PostgreSQL step of every append made so far has finished, either way.
     func settle() async {
-        _ = try? await chain.withLock({ $0.tail })?.value
+        _ = try? await chain.withLock({ $0.last })?.wait()
     }
 
     /// Not yet on PostgreSQL: the rows would have to be cleaned and swapped under the fence.
@@ -104,30 +117,76 @@ package final class PostgresMirrorPartition: LogPartition {
     }
 
     package func appendWithoutWaiting(_ batch: EncodedBatch) throws -> PendingAppend {
-        try chain.withLock { chain in
+        let (pending, ticket, startSender) = try chain.withLock { chain in
             if let failure = chain.failure { throw failure }
             let pending = try file.appendWithoutWaiting(batch)
-            let previous = chain.tail
+            let ticket = AppendTicket()
+            chain.queue.append(Queued(batch: batch, offsets: pending.offsets, ticket: ticket))
+            chain.last = ticket
+            defer { chain.sending = true }
+            return (pending, ticket, !chain.sending)
+        }
+        if startSender { Task { await send() } }
+        return pending.then(Task { try await ticket.wait() })
+    }
+
+    /// The most appends one group sends: a group is one statement, so a large one only delays
+    /// the first append's answer.
+    static let maximumGroupBytes = 4 << 20
+
+    /// Sends the queued appends to PostgreSQL, a group at a time — every append queued while
+    /// the group before was on its way goes in the next one, as one fenced statement
+    /// (``PostgresLog/append(group:to:at:generation:)``) — until the queue is empty. A refusal
+    /// settles every queued append with it: each was planned after the refused one.
+    private func send() async {
+        if let after = chain.withLock({ $0.after }) {
+            do { try await after.value } catch { return fail(Self.refusal(error, zone: name, at: 0)) }
+            chain.withLock { $0.after = nil }
+        }
+        while let (group, createHead, generation) = nextGroup() {
+            let first = group[0].offsets.lowerBound
+            do {
+                if createHead { try await remote.createZone(name, generation: generation) }
+                _ = try await remote.append(group: group.map(\.batch), to: name, at: first, generation: generation)
+            } catch {
+                return fail(Self.refusal(error, zone: name, at: first), group: group)
+            }
+            chain.withLock { $0.confirmedEnd = max($0.confirmedEnd, group[group.count - 1].offsets.upperBound) }
+            for queued in group { queued.ticket.settle(.success(())) }
+        }
+    }
+
+    /// Takes the next group off the queue; nil (and the sender stops) when it is empty.
+    private func nextGroup() -> (group: [Queued], createHead: Bool, generation: Int64)? {
+        chain.withLock { chain in
+            guard chain.failure == nil, !chain.queue.isEmpty else {
+                chain.sending = false
+                return nil
+            }
+            var bytes = 0
+            var count = 0
+            for queued in chain.queue {
+                bytes += queued.batch.bytes.count
+                if count > 0, bytes > Self.maximumGroupBytes { break }
+                count += 1
+            }
+            let group = Array(chain.queue.prefix(count))
+            chain.queue.removeFirst(count)
             let createHead = !chain.headExists
             chain.headExists = true
-            let (remote, zone, generation, state) = (self.remote, name, chain.generation, self.chain)
-            let offsets = pending.offsets
-            let step = Task {
-                // Planned at the previous append's end: if that one was refused, so is this.
-                try await previous?.value
-                do {
-                    if createHead { try await remote.createZone(zone, generation: generation) }
-                    _ = try await remote.append(batch, to: zone, at: offsets.lowerBound, generation: generation)
-                    state.withLock { $0.confirmedEnd = max($0.confirmedEnd, offsets.upperBound) }
-                } catch {
-                    let failure = Self.refusal(error, zone: zone, at: offsets.lowerBound)
-                    state.withLock { $0.failure = $0.failure ?? failure }
-                    throw failure
-                }
-            }
-            chain.tail = step
-            return pending.then(step)
+            return (group, createHead, chain.generation)
         }
+    }
+
+    /// Poisons the partition with `failure` and settles `group` and everything queued with it.
+    private func fail(_ failure: LogError, group: [Queued] = []) {
+        let refused = chain.withLock { chain in
+            chain.failure = chain.failure ?? failure
+            chain.sending = false
+            defer { chain.queue = [] }
+            return group + chain.queue
+        }
+        for queued in refused { queued.ticket.settle(.failure(failure)) }
     }
 
     /// Writes batches another node stored (read from PostgreSQL by a pull) into the mirror, in

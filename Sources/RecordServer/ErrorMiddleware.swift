@@ -83,6 +83,15 @@ struct ErrorMiddleware: RouterMiddleware {
             return ErrorBody(serverErrorCode: .tryAgainLater, reason: "Another process holds the database's store; try again shortly.", requestID: requestID, retryAfter: 2)
         case LogError.closed:
             return ErrorBody(serverErrorCode: .tryAgainLater, reason: "The server is stopping.", requestID: requestID, retryAfter: 1)
+        case LogError.fenced:
+            return ErrorBody(
+                serverErrorCode: .tryAgainLater,
+                reason: "Other servers of the cluster kept writing this database first; nothing of the request was stored. Try again.",
+                requestID: requestID, retryAfter: 1)
+        case LogError.sharedLogUnavailable(let reason):
+            return ErrorBody(
+                serverErrorCode: .tryAgainLater, reason: "The cluster's PostgreSQL is unavailable (\(reason)). Try again.", requestID: requestID,
+                retryAfter: 2)
         default:
             return ErrorBody(serverErrorCode: .internalError, reason: "The server failed: \(error)", requestID: requestID)
         }

@@ -6,6 +6,7 @@ import NIOSSL
 import Logging
 import NIOCore
 import Prometheus
+import RecordPostgres
 import RecordWire
 import ServiceLifecycle
 
@@ -54,9 +55,21 @@ public struct RecordServer: Service {
     public func run() async throws {
         let root = DatabaseRoot(path: configuration.root)
         try FileManager.default.createDirectory(atPath: root.path, withIntermediateDirectories: true)
+        guard let url = configuration.postgres else { return try await serve(.files(root)) }
+        let cluster = try PostgresCluster(url: url, connections: configuration.postgresConnections, logger: logger)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await cluster.run() }
+            defer { group.cancelAll() }
+            try await cluster.prepare()
+            try await serve(.postgres(cluster, cache: root))
+        }
+    }
+
+    /// Serves the databases of `storage` until cancelled or shut down gracefully.
+    private func serve(_ storage: DatabaseStorage) async throws {
         let metrics = ServerMetrics(registry: metricsRegistry)
-        let registry = DatabaseRegistry(root: root, configuration: configuration, metrics: metrics, logger: logger)
-        let router = makeRouter(root: root, registry: registry, metrics: metrics).router
+        let registry = DatabaseRegistry(storage: storage, configuration: configuration, metrics: metrics, logger: logger)
+        let router = makeRouter(registry: registry, metrics: metrics).router
         let host = configuration.host
         let onListening = self.onListening
         let logger = self.logger
@@ -82,7 +95,7 @@ public struct RecordServer: Service {
     /// The router: metrics and errors around everything, `/health` and `/metrics` open, the
     /// database paths behind their tokens.
     private func makeRouter(
-        root: DatabaseRoot, registry: DatabaseRegistry, metrics: ServerMetrics
+        registry: DatabaseRegistry, metrics: ServerMetrics
     ) -> (router: Router<ServerRequestContext>, routes: [(method: String, path: String)]) {
         let router = Router(context: ServerRequestContext.self)
         router.add(middleware: MetricsMiddleware(metrics: metrics))
@@ -92,8 +105,8 @@ public struct RecordServer: Service {
         let databases = router.group(RouterPath(stringLiteral: APIPath.databasePrefix + "/{database}"))
         databases.add(
             middleware: AuthMiddleware(
-                verifier: TokenVerifier(root: root.path, logger: logger), registry: registry,
-                throttledRetryAfter: configuration.throttledRetryAfter))
+                verifier: TokenVerifier(storage: registry.storage, logger: logger), registry: registry,
+                throttledRetryAfter: configuration.throttledRetryAfter, maximumBodySize: configuration.maximumRequestBodySize))
         let prefix = APIPath.databasePrefix + "/{database}/"
         routes += DatabaseRoutes(registry: registry, metrics: metrics, configuration: configuration).add(to: databases)
             .map { ($0.method, prefix + $0.path) }
@@ -107,8 +120,8 @@ public struct RecordServer: Service {
     package func routes() -> [(method: String, path: String)] {
         let root = DatabaseRoot(path: configuration.root)
         let metrics = ServerMetrics(registry: PrometheusCollectorRegistry())
-        let registry = DatabaseRegistry(root: root, configuration: configuration, metrics: metrics, logger: logger)
-        return makeRouter(root: root, registry: registry, metrics: metrics).routes
+        let registry = DatabaseRegistry(storage: .files(root), configuration: configuration, metrics: metrics, logger: logger)
+        return makeRouter(registry: registry, metrics: metrics).routes
     }
 
     /// HTTP/1.1, over TLS when a certificate and key are configured.

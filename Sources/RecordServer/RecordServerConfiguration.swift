@@ -16,8 +16,19 @@ public struct RecordServerConfiguration: Sendable {
         }
     }
 
-    /// The root directory: the databases' stores and the token file (``DatabaseRoot``).
+    /// The root directory: the databases' stores and the token file (``DatabaseRoot``); with
+    /// ``postgres``, the node's cache: one mirror of each database it serves.
     public var root: String
+    /// The `postgres://` URL of the cluster's PostgreSQL, when the databases live there: then any
+    /// number of servers serve any database, each from a disposable mirror under ``root``, and
+    /// the tokens are rows of PostgreSQL, not the root's `tokens` file. Nil: the root's files.
+    public var postgres: String?
+    /// How many connections to ``postgres`` this server opens at most (PostgreSQL's
+    /// `max_connections`, 100 by default, bounds them across every node).
+    public var postgresConnections: Int = 20
+    /// How often a database served from PostgreSQL looks for other nodes' commits by itself, so
+    /// that its notification streams hear them: 25 ms. Every request catches up first anyway.
+    public var postgresRefreshInterval: Duration = .milliseconds(25)
     /// The address to listen on; loopback unless told otherwise.
     public var host: String
     /// The port; 0 binds a free one (``RecordServer`` reports which).

@@ -11,6 +11,8 @@ public enum ServerSetupError: Error, Equatable, CustomStringConvertible {
     case damagedTokenFile(path: String, line: Int)
     /// Only one of the certificate and the key was given, or one cannot be read.
     case invalidTLS(String)
+    /// The cluster's PostgreSQL refused the command or could not be reached; the text is its own.
+    case postgres(String)
 
     public var description: String {
         switch self {
@@ -24,6 +26,8 @@ public enum ServerSetupError: Error, Equatable, CustomStringConvertible {
             "Line \(line) of \(path) is not \"NAME SHA256-HEX\"; fix the line, or remove it and create the database's token again with rotate-token."
         case .invalidTLS(let reason):
             "TLS: \(reason)"
+        case .postgres(let reason):
+            "PostgreSQL: \(reason)"
         }
     }
 }

@@ -1,10 +1,14 @@
 import Foundation
 import Logging
+import RecordPostgres
 import StorageKit
 
-/// Checks bearer tokens against the root's token file, reading the file again whenever it
-/// changes (its inode, size or modification time), so `create-database` and `rotate-token` take
-/// effect on a running server from its next request.
+/// Checks bearer tokens against the database's token digests: the root's token file, read
+/// again whenever it changes (its inode, size or modification time), so `create-database` and
+/// `rotate-token` take effect on a running server from its next request; or, on PostgreSQL,
+/// the cluster's `recordlog_tokens` rows, read again once a second and whenever a token matches
+/// none of the rows read (at most ten times a second), so a database created on any node is
+/// served at once, and a rotated token is refused within a second on every node.
 final class TokenVerifier: Sendable {
     /// What a token may do with the database a request names.
     enum Access: Equatable {
@@ -25,31 +29,58 @@ final class TokenVerifier: Sendable {
     private struct Cache {
         var stamp: FileStamp?
         var file = TokenFile()
+        /// When the rows were read (PostgreSQL).
+        var readAt: ContinuousClock.Instant?
     }
 
-    private let root: String
+    private let storage: DatabaseStorage
     private let logger: Logger
     private let cache = LockedValue(Cache())
 
-    init(root: String, logger: Logger) {
-        self.root = root
+    init(storage: DatabaseStorage, logger: Logger) {
+        self.storage = storage
         self.logger = logger
     }
 
     /// What `token` may do with `database`. Every database's digest is compared (in constant
     /// time each), whichever matches, so the time taken does not tell which one did.
-    func access(token: String, database: String) -> Access {
+    func access(token: String, database: String) async -> Access {
         let digest = AccessToken.digest(of: token)
+        let access = Self.access(digest, database: database, in: await current(maximumAge: .seconds(1)))
+        guard access == .unknownToken, case .postgres = storage else { return access }
+        // Perhaps created (or rotated) on another node since the last read.
+        return Self.access(digest, database: database, in: await current(maximumAge: .milliseconds(100)))
+    }
+
+    private static func access(_ digest: [UInt8], database: String, in file: TokenFile) -> Access {
         var access = Access.unknownToken
-        for (name, stored) in current().digests where AccessToken.constantTimeEquals(digest, stored) {
+        for (name, stored) in file.digests where AccessToken.constantTimeEquals(digest, stored) {
             access = name == database ? .granted : (access == .granted ? .granted : .otherDatabase)
         }
         return access
     }
 
-    /// The token file as it is now; the last good one when it cannot be read (and a log line
-    /// says why).
-    private func current() -> TokenFile {
+    /// The digests as they are now; the last good ones when they cannot be read (and a log
+    /// line says why).
+    private func current(maximumAge: Duration) async -> TokenFile {
+        switch storage {
+        case .files(let root):
+            return currentFile(root: root.path)
+        case .postgres(let cluster, _):
+            let now = ContinuousClock.now
+            if let file = cache.withLock({ cache in cache.readAt.map { now - $0 < maximumAge } == true ? cache.file : nil }) { return file }
+            do {
+                let file = TokenFile(digests: try await cluster.digests())
+                cache.withLock { $0 = Cache(file: file, readAt: now) }
+                return file
+            } catch {
+                logger.error("cannot read the tokens from PostgreSQL; keeping the tokens read before", metadata: ["error": "\(error)"])
+                return cache.withLock { $0.file }
+            }
+        }
+    }
+
+    private func currentFile(root: String) -> TokenFile {
         let stamp = Self.stamp(of: FileSystem.join(root, TokenFile.fileName))
         if let file = cache.withLock({ $0.stamp == stamp && stamp != nil ? $0.file : nil }) { return file }
         do {

@@ -61,7 +61,8 @@ struct PostgresMirrorTests {
             try b.close()
 
             // A mirror reopened keeps its files; a mirror deleted is fetched again whole.
-            let reopened = try await cluster.openDatabase(name, mirror: mirrorA, refreshInterval: nil).database
+            let (reopened, mirror) = try await cluster.openDatabase(name, mirror: mirrorA, refreshInterval: nil)
+            #expect(mirror.refetchedZones.isEmpty)
             #expect(try await Self.contents(reopened, zone) == expected)
             try reopened.close()
             try FileManager.default.removeItem(atPath: mirrorB)
@@ -95,7 +96,8 @@ struct PostgresMirrorTests {
             await #expect(throws: LogError.self) { _ = try await a.save(Self.note("n4", "after", in: zone)) }
             try a.abandon()
 
-            let again = try await cluster.openDatabase(name, mirror: mirrorA, refreshInterval: nil).database
+            let (again, repaired) = try await cluster.openDatabase(name, mirror: mirrorA, refreshInterval: nil)
+            #expect(repaired.refetchedZones == ["Notes"])
             #expect(try await Self.contents(again, zone).keys.sorted() == ["n1", "n2"])
             _ = try await again.save(Self.note("n3", "from A, replanned", in: zone))
             try await b.refresh()

@@ -18,12 +18,18 @@ struct RecordLogServerCommand: AsyncParsableCommand {
             stored nowhere). The API is docs/openapi.yaml: every path under \
             /v1/databases/NAME needs "Authorization: Bearer TOKEN" with NAME's token.
 
+            Or a cluster: the databases and their token digests live in PostgreSQL (--postgres URL, \
+            or $RECORDLOG_POSTGRES_URL), and any number of servers serve any database, each from \
+            a disposable mirror in its --cache directory.
+
             Examples:
               recordlog-server create-database --root /srv/recordlog notes   # prints the token last
               recordlog-server serve --root /srv/recordlog --port 8080
               recordlog-server serve --root /srv/recordlog --port 0          # any free port
               recordlog-server rotate-token --root /srv/recordlog notes      # the old token stops working
               recordlog-server list-databases --root /srv/recordlog
+              recordlog-server create-database --postgres postgres://recordlog@db/recordlog notes
+              recordlog-server serve --postgres postgres://recordlog@db/recordlog --cache /var/cache/recordlog --port 8080
               curl -s localhost:8080/health; curl -s localhost:8080/metrics
 
             Exit status: 0 success (serve: stopped by SIGTERM or SIGINT, every store closed); \
@@ -54,9 +60,18 @@ struct ServeCommand: AsyncParsableCommand {
             once the socket is bound. Logs go to stderr (--log-level). On SIGTERM or SIGINT the \
             server stops accepting connections, ends notification streams, lets requests in \
             flight finish (every acknowledged commit is on disk) and closes every store.
+
+            With --cache (and --postgres URL or $RECORDLOG_POSTGRES_URL) the databases live in \
+            PostgreSQL: every acknowledged commit is in PostgreSQL (and its synchronous standby, \
+            when it has one), and the cache holds this server's mirrors, which it may lose.
             """)
 
-    @Option(help: "The root directory of the databases.") var root: String
+    @Option(help: "The root directory of the databases (files).") var root: String?
+    @Option(help: "Serve the databases of a cluster's PostgreSQL, keeping this server's mirrors of them in this directory.")
+    var cache: String?
+    @Option(help: "The cluster's PostgreSQL (postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE); with --cache. Default: $RECORDLOG_POSTGRES_URL.")
+    var postgres: String?
+    @Option(help: "Connections to PostgreSQL this server opens at most.") var postgresConnections = 20
     @Option(help: "The address to listen on.") var host = "127.0.0.1"
     @Option(help: "The port; 0 for any free one.") var port = 8080
     @Option(help: "A PEM certificate chain: serve HTTPS (with --tls-key).") var tlsCert: String?
@@ -67,6 +82,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "trace, debug, info, notice, warning, error or critical.") var logLevel = "info"
 
     func validate() throws {
+        guard (root == nil) != (cache == nil) else { throw ValidationError("Give --root (files) or --cache (PostgreSQL), one of them.") }
+        guard cache == nil || postgresURL != nil else { throw ValidationError("--cache needs --postgres URL (or $RECORDLOG_POSTGRES_URL).") }
+        guard root == nil || postgres == nil else { throw ValidationError("--postgres goes with --cache, not --root.") }
+        guard postgresConnections > 0 else { throw ValidationError("--postgres-connections must be positive.") }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535.") }
         guard (tlsCert == nil) == (tlsKey == nil) else { throw ValidationError("--tls-cert and --tls-key go together.") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level \(logLevel) is not a level.") }
@@ -84,10 +103,14 @@ struct ServeCommand: AsyncParsableCommand {
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
         let logger = Logger(label: "recordlog-server")
         var configuration = RecordServerConfiguration(
-            root: root, host: host, port: port, maximumRequestBodySize: maxBodySize, maximumConcurrentRequestsPerDatabase: maxConcurrentRequests,
+            root: root ?? cache ?? "", host: host, port: port, maximumRequestBodySize: maxBodySize, maximumConcurrentRequestsPerDatabase: maxConcurrentRequests,
             maximumPageBytes: maxPageBytes)
         if let tlsCert, let tlsKey {
             configuration.tls = .init(certificatePath: tlsCert, privateKeyPath: tlsKey)
+        }
+        if cache != nil {
+            configuration.postgres = postgresURL
+            configuration.postgresConnections = postgresConnections
         }
         let scheme = configuration.tls == nil ? "http" : "https"
         let server = RecordServer(configuration: configuration, logger: logger, metricsRegistry: registry) { host, port in
@@ -112,14 +135,22 @@ struct CreateDatabaseCommand: AsyncParsableCommand {
             Safe while the server runs: it serves the new database from its next request.
             """)
 
-    @Option(help: "The root directory of the databases.") var root: String
+    @OptionGroup var place: DatabasePlace
     @Argument(help: "The database's name: letters, digits, '-' and '_'.") var name: String
+
+    func validate() throws { try place.validate() }
 
     func run() async throws {
         try await reportingErrors {
-            let token = try await DatabaseRoot(path: root).createDatabase(name)
-            print("created database \(name) in \(root)")
-            print(token)
+            if let root = place.root {
+                let token = try await DatabaseRoot(path: root).createDatabase(name)
+                print("created database \(name) in \(root)")
+                print(token)
+            } else {
+                let token = try await ClusterDatabases(url: place.postgresURL ?? "").createDatabase(name)
+                print("created database \(name) in PostgreSQL")
+                print(token)
+            }
         }
     }
 }
@@ -130,12 +161,19 @@ struct RotateTokenCommand: AsyncParsableCommand {
         abstract: "Give a database a new token (printed last); the old one stops working.",
         discussion: "Safe while the server runs: from its next request the old token gets 401.")
 
-    @Option(help: "The root directory of the databases.") var root: String
+    @OptionGroup var place: DatabasePlace
     @Argument(help: "The database's name.") var name: String
+
+    func validate() throws { try place.validate() }
 
     func run() async throws {
         try await reportingErrors {
-            let token = try DatabaseRoot(path: root).rotateToken(name)
+            let token: String
+            if let root = place.root {
+                token = try DatabaseRoot(path: root).rotateToken(name)
+            } else {
+                token = try await ClusterDatabases(url: place.postgresURL ?? "").rotateToken(name)
+            }
             print("new token for database \(name)")
             print(token)
         }
@@ -147,11 +185,42 @@ struct ListDatabasesCommand: AsyncParsableCommand {
         commandName: "list-databases",
         abstract: "Print the root's databases, one per line.")
 
-    @Option(help: "The root directory of the databases.") var root: String
+    @OptionGroup var place: DatabasePlace
+
+    func validate() throws { try place.validate() }
 
     func run() async throws {
         try await reportingErrors {
-            for name in try DatabaseRoot(path: root).listDatabases() { print(name) }
+            let names: [String]
+            if let root = place.root {
+                names = try DatabaseRoot(path: root).listDatabases()
+            } else {
+                names = try await ClusterDatabases(url: place.postgresURL ?? "").listDatabases()
+            }
+            for name in names { print(name) }
         }
     }
+}
+
+/// Where an administration command finds the databases: a root directory, or a cluster's
+/// PostgreSQL.
+struct DatabasePlace: ParsableArguments {
+    @Option(help: "The root directory of the databases (files).") var root: String?
+    @Option(help: "The cluster's PostgreSQL (postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE). Default without --root: $RECORDLOG_POSTGRES_URL.")
+    var postgres: String?
+
+    /// The cluster's URL, when the databases are not in a root.
+    var postgresURL: String? {
+        root == nil ? postgres ?? ProcessInfo.processInfo.environment["RECORDLOG_POSTGRES_URL"] : nil
+    }
+
+    func validate() throws {
+        guard root == nil || postgres == nil else { throw ValidationError("Give --root or --postgres, not both.") }
+        guard root != nil || postgresURL != nil else { throw ValidationError("Give --root DIR, or --postgres URL (or set $RECORDLOG_POSTGRES_URL).") }
+    }
+}
+
+extension ServeCommand {
+    /// The cluster's URL: --postgres, or $RECORDLOG_POSTGRES_URL.
+    var postgresURL: String? { postgres ?? ProcessInfo.processInfo.environment["RECORDLOG_POSTGRES_URL"] }
 }
