@@ -314,7 +314,7 @@ let package = Package(
         ),
         .testTarget(
             name: "RecordStoreTests",
-            dependencies: ["RecordStore", "TestSupport", "TuningSupport"]
+            dependencies: ["RecordStore", "RecordPostgres", "TestSupport", "TuningSupport"]
         ),
         .testTarget(
             name: "RecordSyncTests",

@@ -201,3 +201,24 @@ struct PostgresMirrorTests {
         }
     }
 }
+
+extension PostgresMirrorTests {
+    @Test("compacting a database on PostgreSQL is refused with a clear error, and changes nothing")
+    func compactionIsRefused() async throws {
+        let name = TestPostgres.freshDatabase()
+        let mirror = Self.mirrorDirectory()
+        defer { try? FileManager.default.removeItem(atPath: mirror) }
+        try await PostgresCluster.with(url: url) { cluster in
+            let database = try await cluster.openDatabase(name, mirror: mirror, refreshInterval: nil).database
+            _ = try await database.createZone(zone)
+            _ = try await database.save(Self.note("n1", "kept", in: zone))
+            await #expect {
+                _ = try await database.compact()
+            } throws: { error in
+                (error as? RecordStoreError)?.code == .invalidArguments
+            }
+            #expect(try await Self.contents(database, zone).keys.sorted() == ["n1"])
+            try database.close()
+        }
+    }
+}

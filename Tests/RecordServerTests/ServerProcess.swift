@@ -10,13 +10,23 @@ final class ServerProcess: @unchecked Sendable {
     private let errorsFile: URL
 
     /// Starts `recordlog-server serve --root ROOT --port 0` and waits for its "listening on" line.
-    init(root: String, extraArguments: [String] = []) async throws {
+    convenience init(root: String, extraArguments: [String] = []) async throws {
+        try await self.init(serving: ["--root", root] + extraArguments)
+    }
+
+    /// Starts a node of a cluster: `recordlog-server serve --postgres URL --cache CACHE --port 0`.
+    convenience init(postgres: String, cache: String) async throws {
+        try await self.init(serving: ["--postgres", postgres, "--cache", cache])
+    }
+
+    /// Starts `recordlog-server serve ARGUMENTS --port 0` and waits for its "listening on" line.
+    init(serving arguments: [String]) async throws {
         let executable = try #require(ChildProcess.builtExecutable("recordlog-server"), "the recordlog-server executable is built with the tests")
         errorsFile = FileManager.default.temporaryDirectory.appendingPathComponent("server-stderr-\(UUID().uuidString)")
         _ = FileManager.default.createFile(atPath: errorsFile.path, contents: nil)
         let process = Process()
         process.executableURL = executable
-        process.arguments = ["serve", "--root", root, "--port", "0", "--log-level", "warning"] + extraArguments
+        process.arguments = ["serve", "--port", "0", "--log-level", "warning"] + arguments
         let output = Pipe()
         process.standardOutput = output
         process.standardError = try FileHandle(forWritingTo: errorsFile)

@@ -74,6 +74,13 @@ struct TestServer: Sendable {
     func raw(
         _ method: HTTPMethod, _ path: String, body: String? = nil, token: String? = nil, headers: [(String, String)] = []
     ) async throws -> RawAnswer {
+        try await Self.raw(at: url, method, path, body: body, token: token, headers: headers)
+    }
+
+    /// One raw HTTP exchange with the server at `url` (another process's, say).
+    static func raw(
+        at url: URL, _ method: HTTPMethod, _ path: String, body: String? = nil, token: String? = nil, headers: [(String, String)] = []
+    ) async throws -> RawAnswer {
         var request = HTTPClientRequest(url: url.absoluteString + path)
         request.method = method
         if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }

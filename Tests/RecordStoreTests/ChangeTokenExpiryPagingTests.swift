@@ -41,7 +41,7 @@ import Testing
         try await database.compact(zone: zone, tombstoneRetention: .zero)
     }
 
-    @Test("a fetch from nil, page by page, reads a zone whose compaction dropped a delete past its first page", arguments: StoreKind.allCases)
+    @Test("a fetch from nil, page by page, reads a zone whose compaction dropped a delete past its first page", arguments: StoreKind.compactable)
     func pagedFetchFromNilAcrossExpiry(kind: StoreKind) async throws {
         try await withTemporaryDatabase(kind) { database in
             try await saveSixDropR5(database)
@@ -55,7 +55,7 @@ import Testing
         }
     }
 
-    @Test("a compaction that drops a delete between two pages expires the next page's token; from nil then pages through", arguments: StoreKind.allCases)
+    @Test("a compaction that drops a delete between two pages expires the next page's token; from nil then pages through", arguments: StoreKind.compactable)
     func dropBetweenPagesExpires(kind: StoreKind) async throws {
         try await withTemporaryDatabase(kind) { database in
             try await saveSixDropR5(database)
@@ -73,7 +73,7 @@ import Testing
         }
     }
 
-    @Test("a compaction that drops no delete leaves the pages chaining below the expiry offset", arguments: StoreKind.allCases)
+    @Test("a compaction that drops no delete leaves the pages chaining below the expiry offset", arguments: StoreKind.compactable)
     func compactionWithoutDropsKeepsPaging(kind: StoreKind) async throws {
         try await withTemporaryDatabase(kind) { database in
             try await saveSixDropR5(database)

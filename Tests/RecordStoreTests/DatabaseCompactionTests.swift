@@ -73,7 +73,7 @@ import TestSupport
         return answers
     }
 
-    @Test("compaction changes no answer, and a view rebuilt from the compacted log equals the live one", arguments: StoreKind.allCases, [1, 2, 3] as [UInt64])
+    @Test("compaction changes no answer, and a view rebuilt from the compacted log equals the live one", arguments: StoreKind.compactable, [1, 2, 3] as [UInt64])
     func compactedAnswersAsBefore(kind: StoreKind, seed: UInt64) async throws {
         try await withTemporaryDatabase(kind) { database in
             let view = try database.register(DatabaseCheckpointTests.Catalog.self)
@@ -135,7 +135,7 @@ import TestSupport
         }
     }
 
-    @Test("a zone token at the expiry offset gets an exact answer; one just below it gets changeTokenExpired", arguments: StoreKind.allCases)
+    @Test("a zone token at the expiry offset gets an exact answer; one just below it gets changeTokenExpired", arguments: StoreKind.compactable)
     func tokenBoundary(kind: StoreKind) async throws {
         try await withTemporaryDatabase(kind) { database in
             let zone = ZoneID.default
@@ -297,7 +297,7 @@ extension DatabaseCompactionTests {
         tag.flatMap { $0.split(separator: "-").last }.flatMap { Int64($0, radix: 36) }
     }
 
-    @Test("a version compaction removed reads as gone, the latest as itself; a conflict on it has a nil ancestor", arguments: StoreKind.allCases)
+    @Test("a version compaction removed reads as gone, the latest as itself; a conflict on it has a nil ancestor", arguments: StoreKind.compactable)
     func removedVersionIsGone(kind: StoreKind) async throws {
         try await withTemporaryDatabase(kind) { database in
             var record = try await database.save(makeRecord("r", ["n": .int64(1)]))

@@ -19,10 +19,15 @@ extension Database {
     ///   - zone: the zone to compact; every zone when nil.
     ///   - tombstoneRetention: how long a delete is kept; the policy's when nil.
     /// - Returns: one report per zone compacted, in zone-name order.
-    /// - Throws: `zoneNotFound`; what the log throws (`LogError`).
+    /// - Throws: `zoneNotFound`; `invalidArguments` for a database on a cluster's PostgreSQL,
+    ///   whose rows are not compacted yet; what the log throws (`LogError`).
     @discardableResult
     public func compact(zone zoneID: ZoneID? = nil, tombstoneRetention: Duration? = nil) async throws -> [CompactionReport] {
         try checkOpen()
+        guard !log.isShared else {
+            throw RecordStoreError(
+                .invalidArguments, "This database lives on a cluster's PostgreSQL, whose rows are not compacted yet; nothing was changed.")
+        }
         let zones = try zoneID.map { [try zone($0)] } ?? state.withLock { Array($0.zones.values) }
         let sorted = zones.sorted { $0.zoneID.zoneName < $1.zoneID.zoneName }
         let reports = try await compactor.compact(sorted.map(\.partition), tombstoneRetention: tombstoneRetention ?? compactor.policy.tombstoneRetention)
