@@ -30,8 +30,8 @@ import RecordLog
 package final class PostgresLog: Sendable {
     /// The database (a RecordLog database: a store's name) whose zones this log holds.
     package let database: String
-    private let client: PostgresClient
-    private let logger: Logger
+    let client: PostgresClient
+    let logger: Logger
 
     /// A log of `database` over `client`, which the caller runs (`client.run()`).
     package init(client: PostgresClient, database: String, logger: Logger = Logger(label: "RecordPostgres")) {

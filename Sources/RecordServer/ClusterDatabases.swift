@@ -1,3 +1,5 @@
+import Logging
+import RecordLog
 import RecordPostgres
 
 /// A cluster's databases on PostgreSQL, as `recordlog-server create-database --postgres URL`,
@@ -48,6 +50,43 @@ public struct ClusterDatabases: Sendable {
         try await onCluster { cluster in try await cluster.digests().keys.sorted() }
     }
 
+    /// What an export or an import copied.
+    public struct TransferReport: Sendable, Equatable {
+        /// Zones (partitions) copied, the system partition included.
+        public var zones: Int
+        /// Batches (commits) copied.
+        public var batches: Int
+        /// Bytes of batches copied.
+        public var bytes: Int
+    }
+
+    /// Writes database `name` into `directory` (new or empty) as an ordinary store, fsync'd.
+    ///
+    /// - Throws: ``ServerSetupError/unknownDatabase(_:)``; ``ServerSetupError/postgres(_:)``;
+    ///   the files' error (a directory that is not empty).
+    public func exportDatabase(_ name: String, to directory: String) async throws -> TransferReport {
+        guard try await listDatabases().contains(name) else { throw ServerSetupError.unknownDatabase(name) }
+        let report = try await onCluster { cluster in
+            try await PostgresTransfer.export(cluster.log(of: name), to: directory, logger: Logger(label: "recordlog-server"))
+        }
+        return TransferReport(zones: report.zones, batches: report.batches, bytes: report.bytes)
+    }
+
+    /// Makes the store in `directory` the new database `name`, and gives it a token.
+    ///
+    /// - Returns: what was copied, and the new token (stored nowhere: show it once).
+    /// - Throws: ``ServerSetupError/invalidDatabaseName(_:)``, ``ServerSetupError/databaseExists(_:)``,
+    ///   ``ServerSetupError/postgres(_:)`` (a compacted store among others); the files' error.
+    public func importDatabase(_ name: String, from directory: String) async throws -> (report: TransferReport, token: String) {
+        guard DatabaseName.isValid(name) else { throw ServerSetupError.invalidDatabaseName(name) }
+        guard try await !listDatabases().contains(name) else { throw ServerSetupError.databaseExists(name) }
+        let report = try await onCluster { cluster in
+            try await PostgresTransfer.importStore(from: directory, into: cluster.log(of: name), logger: Logger(label: "recordlog-server"))
+        }
+        let token = try await createDatabase(name)
+        return (TransferReport(zones: report.zones, batches: report.batches, bytes: report.bytes), token)
+    }
+
     /// Runs `body` on one connection to the cluster; PostgreSQL's failures become
     /// ``ServerSetupError/postgres(_:)`` with PostgreSQL's own words.
     private func onCluster<Result: Sendable>(_ body: (PostgresCluster) async throws -> Result) async throws -> Result {
@@ -57,6 +96,8 @@ public struct ClusterDatabases: Sendable {
             throw error
         } catch let error as PostgresLogError {
             throw ServerSetupError.postgres(error.description)
+        } catch let error as LogError {
+            throw error
         } catch {
             throw ServerSetupError.postgres(String(reflecting: error))
         }

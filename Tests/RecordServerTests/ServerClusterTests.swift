@@ -76,7 +76,7 @@ struct ServerClusterTests {
 
         let killed = KilledFlag()
         let (acks, ack) = AsyncStream<Void>.makeStream()
-        let writersLeft = Atomic<Int>(8)
+        let writersLeft = Countdown(8)
         let acknowledged = try await withThrowingTaskGroup(of: [String].self) { group in
             for writer in 0..<8 {
                 group.addTask {
@@ -104,7 +104,7 @@ struct ServerClusterTests {
                         }
                     }
                     // The last writer ends the stream, so the killer never waits for saves that will not come.
-                    if writersLeft.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 { ack.finish() }
+                    if writersLeft.countDown() { ack.finish() }
                     return saved
                 }
             }
@@ -136,6 +136,39 @@ struct ServerClusterTests {
         #expect(await b.stop() == 0)
     }
 
+    @Test("a node killed after PostgreSQL took a save, before or as it answers: the device's retry through the other node applies once")
+    func retryAfterNodeDiedMidRequest() async throws {
+        let (database, token) = try await Self.database()
+        let (a, cacheA) = try await Self.node()
+        let (b, cacheB) = try await Self.node()
+        defer { for path in [cacheA, cacheB] { try? FileManager.default.removeItem(atPath: path) } }
+        try await HTTPRemoteDatabase(url: a.url, database: database, token: token).save(RecordZone(zoneID: zone))
+        let body = """
+            {"saves": [{"recordName": "n1", "zoneID": {"zoneName": "Notes"}, "recordType": "Note",
+             "fields": {"title": {"value": "once", "type": "STRING"}}}], "clientChangeToken": "\(Data("device-1:commit-1".utf8).base64EncodedString())"}
+            """
+        let first = Task { try? await TestServer.raw(at: a.url, .POST, "/v1/databases/\(database)/records/modify", body: body, token: token) }
+        // The moment node B sees the save, PostgreSQL has it: kill A there, whether or not its
+        // answer left.
+        let lookup = #"{"records": [{"recordName": "n1", "zoneID": {"zoneName": "Notes"}}]}"#
+        while try await !TestServer.raw(at: b.url, .POST, "/v1/databases/\(database)/records/lookup", body: lookup, token: token).body.contains("recordChangeTag") {
+            await Task.yield()
+        }
+        _ = await a.stop(signal: SIGKILL)
+        _ = await first.value
+        // The device never heard back (as far as it knows): it sends the same commit to B.
+        let retry = try await TestServer.raw(at: b.url, .POST, "/v1/databases/\(database)/records/modify", body: body, token: token)
+        #expect(retry.status == 200, "\(retry.body)")
+        let names = try await Self.allNames(HTTPRemoteDatabase(url: b.url, database: database, token: token), zone)
+        #expect(names == ["n1"])
+        // Applied once: the retry answered the first attempt's save, whose change tag the record has.
+        let changes = try await HTTPRemoteDatabase(url: b.url, database: database, token: token)
+            .fetchZoneChanges(inZonesWith: [zone], configurations: [:])[zone]?.get()
+        let tag = try #require(changes?.changedRecords.first?.recordChangeTag)
+        #expect(retry.body.contains(#""recordChangeTag":"\#(tag)""#))
+        #expect(await b.stop() == 0)
+    }
+
     /// The names of every record of the zone, page after page from nil.
     static func allNames(_ remote: HTTPRemoteDatabase, _ zone: ZoneID) async throws -> [String] {
         var names: [String] = []
@@ -150,6 +183,14 @@ struct ServerClusterTests {
         }
         return names
     }
+}
+
+/// Counts down from a number; says which call reached zero.
+final class Countdown: Sendable {
+    private let left: Atomic<Int>
+    init(_ count: Int) { left = Atomic(count) }
+    /// Counts one down; true for the call that reaches zero.
+    func countDown() -> Bool { left.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 }
 }
 
 /// Set once, read by every writer.

@@ -30,13 +30,18 @@ struct RecordLogServerCommand: AsyncParsableCommand {
               recordlog-server list-databases --root /srv/recordlog
               recordlog-server create-database --postgres postgres://recordlog@db/recordlog notes
               recordlog-server serve --postgres postgres://recordlog@db/recordlog --cache /var/cache/recordlog --port 8080
+              recordlog-server export-database --postgres postgres://recordlog@db/recordlog notes /backups/notes
+              recordlog-server import-database --postgres postgres://recordlog@db/recordlog notes /srv/recordlog/databases/notes
               curl -s localhost:8080/health; curl -s localhost:8080/metrics
 
             Exit status: 0 success (serve: stopped by SIGTERM or SIGINT, every store closed); \
             3 the command failed (a taken port, an unknown database, a damaged token file); \
             64 bad arguments.
             """,
-        subcommands: [ServeCommand.self, CreateDatabaseCommand.self, RotateTokenCommand.self, ListDatabasesCommand.self])
+        subcommands: [
+            ServeCommand.self, CreateDatabaseCommand.self, RotateTokenCommand.self, ListDatabasesCommand.self, ExportDatabaseCommand.self,
+            ImportDatabaseCommand.self,
+        ])
 }
 
 /// Turns an error into a message on stderr and exit status 3.
@@ -223,4 +228,55 @@ struct DatabasePlace: ParsableArguments {
 extension ServeCommand {
     /// The cluster's URL: --postgres, or $RECORDLOG_POSTGRES_URL.
     var postgresURL: String? { postgres ?? ProcessInfo.processInfo.environment["RECORDLOG_POSTGRES_URL"] }
+}
+
+struct ExportDatabaseCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export-database",
+        abstract: "Write a database of the cluster's PostgreSQL as an ordinary store directory.",
+        discussion: """
+            The directory (new, or empty) gets every zone's rows as segment files, byte for byte \
+            and fsync'd: a backup that notes, log-inspect, log-replay and Kafka's parsers read, \
+            and that `serve --root` serves once it is ROOT/databases/NAME. Commits made while it \
+            runs are not in it. Safe while the cluster serves the database.
+            """)
+
+    @Option(help: "The cluster's PostgreSQL (postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE). Default: $RECORDLOG_POSTGRES_URL.")
+    var postgres: String?
+    @Argument(help: "The database's name.") var name: String
+    @Argument(help: "The directory to write the store into.") var directory: String
+
+    func run() async throws {
+        try await reportingErrors {
+            let report = try await ClusterDatabases(url: postgres ?? ProcessInfo.processInfo.environment["RECORDLOG_POSTGRES_URL"] ?? "")
+                .exportDatabase(name, to: directory)
+            print("exported database \(name): \(report.zones) zones, \(report.batches) batches, \(report.bytes) bytes in \(directory)")
+        }
+    }
+}
+
+struct ImportDatabaseCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import-database",
+        abstract: "Make a store directory a new database of the cluster's PostgreSQL; print its token (the last line).",
+        discussion: """
+            Every zone's batches become rows, byte for byte, in one transaction: the database \
+            appears whole or not at all. The name must be new to the cluster. A compacted store \
+            is refused (its offsets have gaps). Move a database of a `serve --root` server with \
+            `import-database NAME ROOT/databases/NAME` while that server is stopped.
+            """)
+
+    @Option(help: "The cluster's PostgreSQL (postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE). Default: $RECORDLOG_POSTGRES_URL.")
+    var postgres: String?
+    @Argument(help: "The new database's name.") var name: String
+    @Argument(help: "The store directory to import.") var directory: String
+
+    func run() async throws {
+        try await reportingErrors {
+            let (report, token) = try await ClusterDatabases(url: postgres ?? ProcessInfo.processInfo.environment["RECORDLOG_POSTGRES_URL"] ?? "")
+                .importDatabase(name, from: directory)
+            print("imported database \(name): \(report.zones) zones, \(report.batches) batches, \(report.bytes) bytes")
+            print(token)
+        }
+    }
 }

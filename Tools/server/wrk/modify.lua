@@ -1,5 +1,6 @@
 -- wrk: one durable one-record save per request, each a new record (a note of ~300 bytes) in
--- zone "Load". Arguments after --: the database's token.
+-- zone "Load". Arguments after --: the database's token, and optionally a prefix for the record
+-- names (two wrk runs at once against one database need different ones).
 local threads = {}
 function setup(thread)
   thread:set("id", #threads + 1)
@@ -9,7 +10,7 @@ end
 function init(args)
   token = args[1]
   counter = 0
-  prefix = "w" .. id .. "-" .. os.time() .. "-"
+  prefix = (args[2] or "w") .. id .. "-" .. os.time() .. "-"
 end
 
 function request()
