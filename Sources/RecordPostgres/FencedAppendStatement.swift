@@ -1,55 +1,12 @@
 import NIOCore
 import PostgresNIO
 
-/// The fence and the insert (FORMAT.md §14) as a prepared statement: each connection parses and
-/// plans it once, and every append after sends only its values — the statement a cluster runs
-/// once per commit.
+/// The fence and the insert (FORMAT.md §14.2) of a group of batches — one commit, or the commits
+/// a node made while its previous group was on its way — as one prepared statement, which each
+/// connection parses and plans once: the head moves from the first batch's base
+/// offset to past the last batch, and every batch becomes its own row, or nothing happens.
 struct FencedAppendStatement: PostgresPreparedStatement {
     static let name = "recordlog_fenced_append"
-    static let sql = """
-        WITH head AS (
-            UPDATE recordlog_zones SET end_offset = $5
-            WHERE database = $1 AND zone = $2 AND end_offset = $3 AND generation = $7
-            RETURNING end_offset
-        )
-        INSERT INTO recordlog_batches (database, zone, base_offset, last_offset, batch)
-        SELECT $1, $2, $3, $4, $6 FROM head
-        RETURNING base_offset
-        """
-    typealias Row = Int64
-
-    var database: String
-    var zone: String
-    /// The zone's end the batch was planned against: its base offset.
-    var expectedEnd: Int64
-    var lastOffset: Int64
-    var batch: ByteBuffer
-    /// The zone's generation the batch was planned in: a zone deleted and created again is
-    /// another generation, so a writer of the old one is refused even at the same offset.
-    var generation: Int64
-
-    func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 7)
-        bindings.append(database)
-        bindings.append(zone)
-        bindings.append(expectedEnd)
-        bindings.append(lastOffset)
-        bindings.append(lastOffset + 1)
-        bindings.append(batch)
-        bindings.append(generation)
-        return bindings
-    }
-
-    func decodeRow(_ row: PostgresRow) throws -> Row {
-        try row.decode(Int64.self)
-    }
-}
-
-/// The fence and the insert of a group of batches — commits one node made while its previous
-/// group was on its way — as one prepared statement: the head moves from the first batch's base
-/// offset to past the last batch, and every batch becomes its own row, or nothing happens.
-struct FencedGroupAppendStatement: PostgresPreparedStatement {
-    static let name = "recordlog_fenced_group_append"
     static let sql = """
         WITH head AS (
             UPDATE recordlog_zones SET end_offset = $4

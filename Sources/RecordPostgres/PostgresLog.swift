@@ -109,12 +109,7 @@ package final class PostgresLog: Sendable {
     /// - Throws: ``PostgresLogError`` — `fenced` when the zone's end is no longer
     ///   `expectedEnd` (nothing written), `malformedBatch`, `unknownZone`.
     package func append(_ batch: EncodedBatch, to zone: String, at expectedEnd: Int64, generation: Int64 = 0) async throws -> Range<Int64> {
-        var bytes = batch.bytes
-        guard bytes.count >= RecordBatchHeader.size else {
-            throw PostgresLogError(.malformedBatch("\(bytes.count) bytes are shorter than a batch header"), database: database, zone: zone)
-        }
-        for index in 0..<8 { bytes[index] = UInt8(truncatingIfNeeded: expectedEnd >> (56 - 8 * index)) }
-        return try await append(bytes: bytes, to: zone, at: expectedEnd, generation: generation)
+        try await append(group: [batch], to: zone, at: expectedEnd, generation: generation)
     }
 
     /// Appends consecutive encoded batches — commits planned one after another from
@@ -138,7 +133,7 @@ package final class PostgresLog: Sendable {
         }
         guard !buffers.isEmpty else { return expectedEnd..<expectedEnd }
         let rows = try await client.execute(
-            FencedGroupAppendStatement(
+            FencedAppendStatement(
                 database: database, zone: zone, expectedEnd: expectedEnd, newEnd: next, baseOffsets: bases, lastOffsets: lasts,
                 batches: buffers, generation: generation),
             logger: logger)
@@ -157,31 +152,63 @@ package final class PostgresLog: Sendable {
     /// - Throws: as ``append(_:to:at:)``; `malformedBatch` also for a batch that does not
     ///   validate or whose base offset is not `expectedEnd`.
     package func append(bytes: [UInt8], to zone: String, at expectedEnd: Int64, generation: Int64 = 0) async throws -> Range<Int64> {
-        let header: RecordBatchHeader
+        let batch: RecordBatch
         do {
-            header = try RecordBatch(bytes: bytes[...]).header
+            batch = try RecordBatch(bytes: bytes[...])
         } catch {
             throw PostgresLogError(.malformedBatch("\(error)"), database: database, zone: zone)
         }
+        let header = batch.header
         guard header.totalSize == bytes.count, header.baseOffset == expectedEnd, header.recordCount > 0, header.lastOffset >= expectedEnd else {
             throw PostgresLogError(
                 .malformedBatch(
                     "a batch of \(header.recordCount) records at base offset \(header.baseOffset) in \(bytes.count) bytes is not one non-empty batch at \(expectedEnd)"),
                 database: database, zone: zone)
         }
-        let end = header.lastOffset + 1
-        // The fence and the insert are one statement: the head moves only if it is still where
-        // the batch was planned, and the batch is inserted only if the head moved.
-        let rows = try await client.execute(
-            FencedAppendStatement(
-                database: database, zone: zone, expectedEnd: expectedEnd, lastOffset: header.lastOffset, batch: ByteBuffer(bytes: bytes),
-                generation: generation),
-            logger: logger)
-        for try await _ in rows { return expectedEnd..<end }
-        // Refused: say where the zone stands now (or that it does not exist).
-        guard let head = try await heads()[zone] else { throw PostgresLogError(.unknownZone, database: database, zone: zone) }
-        throw PostgresLogError(
-            .fenced(expectedEnd: expectedEnd, actualEnd: head.generation == generation ? head.endOffset : nil), database: database, zone: zone)
+        return try await append(group: [EncodedBatch(stored: batch)], to: zone, at: expectedEnd, generation: generation)
+    }
+
+    /// The batches of several zones at once, each from its own offset on (the rows other nodes
+    /// committed since a node last looked): one statement, whatever the number of zones.
+    ///
+    /// - Throws: ``PostgresLogError`` (`corruptRow`) for a row that is not the batch it says.
+    package func batches(since offsets: [String: Int64]) async throws -> [String: [RecordBatch]] {
+        guard !offsets.isEmpty else { return [:] }
+        let zones = Array(offsets.keys)
+        let starts = zones.map { offsets[$0] ?? 0 }
+        let rows = try await client.query(
+            """
+            SELECT b.zone, b.base_offset, b.last_offset, b.batch
+            FROM unnest(\(zones)::text[], \(starts)::bigint[]) AS wanted (zone, from_offset)
+            JOIN recordlog_batches b ON b.database = \(database) AND b.zone = wanted.zone AND b.last_offset >= wanted.from_offset
+            ORDER BY b.zone, b.base_offset
+            """, logger: logger)
+        var found: [String: [RecordBatch]] = [:]
+        for try await (zone, base, last, buffer) in rows.decode((String, Int64, Int64, ByteBuffer).self) {
+            let batch = try Self.batch(from: buffer, base: base, last: last, database: database, zone: zone)
+            if let previous = found[zone]?.last, previous.header.lastOffset + 1 != base {
+                throw PostgresLogError(.corruptRow("the batch at \(base) does not follow the one ending at \(previous.header.lastOffset)"), database: database, zone: zone)
+            }
+            found[zone, default: []].append(batch)
+        }
+        return found
+    }
+
+    /// A row's batch, checked against its columns.
+    static func batch(from buffer: ByteBuffer, base: Int64, last: Int64, database: String, zone: String) throws -> RecordBatch {
+        let bytes = Array(buffer.readableBytesView)
+        let batch: RecordBatch
+        do {
+            batch = try RecordBatch(bytes: bytes[...])
+        } catch {
+            throw PostgresLogError(.corruptRow("the row at \(base) does not parse: \(error)"), database: database, zone: zone)
+        }
+        guard batch.header.baseOffset == base, batch.header.lastOffset == last, batch.bytes.count == bytes.count else {
+            throw PostgresLogError(
+                .corruptRow("the row at \(base)...\(last) holds a batch of \(batch.header.baseOffset)...\(batch.header.lastOffset)"),
+                database: database, zone: zone)
+        }
+        return batch
     }
 
     /// The zone's batches holding offsets from `offset` on, in order, about `maxBytes` of them
@@ -200,24 +227,13 @@ package final class PostgresLog: Sendable {
         var total = 0
         for try await (base, last, buffer) in rows.decode((Int64, Int64, ByteBuffer).self) {
             guard batches.isEmpty || total < maxBytes else { break }
-            let bytes = Array(buffer.readableBytesView)
-            let batch: RecordBatch
-            do {
-                batch = try RecordBatch(bytes: bytes[...])
-            } catch {
-                throw PostgresLogError(.corruptRow("the row at \(base) does not parse: \(error)"), database: database, zone: zone)
-            }
-            guard batch.header.baseOffset == base, batch.header.lastOffset == last, batch.bytes.count == bytes.count else {
-                throw PostgresLogError(
-                    .corruptRow("the row at \(base)...\(last) holds a batch of \(batch.header.baseOffset)...\(batch.header.lastOffset)"),
-                    database: database, zone: zone)
-            }
+            let batch = try Self.batch(from: buffer, base: base, last: last, database: database, zone: zone)
             if let previous = batches.last, previous.header.lastOffset + 1 != base {
                 throw PostgresLogError(
                     .corruptRow("the batch at \(base) does not follow the one ending at \(previous.header.lastOffset)"), database: database, zone: zone)
             }
             batches.append(batch)
-            total += bytes.count
+            total += batch.bytes.count
         }
         return batches
     }

@@ -242,6 +242,8 @@ package final class PostgresMirrorLog: PartitionedLog {
             // Deleted by another node (its own deletion would have removed the partition).
             failure = failure ?? .fenced(partition: name, expectedEnd: partition.endOffset, actualEnd: nil)
         }
+        // Where each zone that moved is to be read from; then every zone's new rows in one statement.
+        var wanted: [String: (generation: Int64, from: Int64)] = [:]
         for (name, head) in heads {
             if let partition = partitions[name] {
                 guard partition.adopt(generation: head.generation) else {
@@ -251,28 +253,20 @@ package final class PostgresMirrorLog: PartitionedLog {
                 }
                 let confirmed = partition.confirmedEnd
                 guard head.endOffset > confirmed, partition.isSettled else { continue }
-                incoming[name] = Incoming(generation: head.generation, batches: try await fetch(name, from: confirmed, to: head.endOffset))
+                wanted[name] = (head.generation, confirmed)
             } else if head.endOffset > 0 {
-                incoming[name] = Incoming(generation: head.generation, batches: try await fetch(name, from: 0, to: head.endOffset))
+                wanted[name] = (head.generation, 0)
             }
+        }
+        let found = try await Self.shared { try await remote.batches(since: wanted.mapValues(\.from)) }
+        for (name, batches) in found {
+            guard let generation = wanted[name]?.generation else { continue }
+            incoming[name] = Incoming(generation: generation, batches: batches)
         }
         state.withLock { state in
             state.failure = state.failure ?? failure
             state.incoming.merge(incoming) { old, new in new.batches.first?.header.baseOffset == old.batches.first?.header.baseOffset ? new : old }
         }
-    }
-
-    /// The zone's rows from `offset` up to at least `end`.
-    private func fetch(_ name: String, from offset: Int64, to end: Int64) async throws -> [RecordBatch] {
-        var batches: [RecordBatch] = []
-        var next = offset
-        while next < end {
-            let more = try await Self.shared { try await remote.batches(of: name, from: next) }
-            guard let last = more.last else { break }
-            batches += more
-            next = last.header.lastOffset + 1
-        }
-        return batches
     }
 
     /// Installs what the last pulls fetched into the mirror, creating the zones other nodes

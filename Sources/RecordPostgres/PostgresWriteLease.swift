@@ -22,9 +22,10 @@ import StorageKit
 /// turn ends when the node has no write in flight, or once it has lasted ``maximumTurn`` —
 /// then writes arriving wait, those in flight finish, and the lock is released and taken
 /// again behind the other nodes waiting for it: PostgreSQL grants a lock in the order it was
-/// asked for, so no node starves. A lock that cannot be had within ``lockTimeout`` (a node
-/// holding it is cut off but not yet dead to PostgreSQL) fails the writes waiting, which the
-/// client retries; a node that dies loses its connection, and the lock with it.
+/// asked for, so no node starves. A write that waits ``lockWait`` for a turn in vain (PostgreSQL
+/// failing over, a connection that does not come) goes on without one — the fence keeps it
+/// correct — and so do the writes after it until a turn comes; a node that dies loses its
+/// connection, and the lock with it.
 package final class PostgresWriteLease: Sendable {
     private enum Phase {
         case idle
@@ -35,10 +36,16 @@ package final class PostgresWriteLease: Sendable {
 
     private struct State {
         var phase = Phase.idle
+        /// Counts the turns this node has had.
+        var turn = 0
         /// Writes running in the current turn.
         var active = 0
-        /// Writes waiting for the next turn.
-        var waiters: [CheckedContinuation<Void, any Error>] = []
+        /// Writes waiting for the next turn: each is resumed with true when admitted to it, with
+        /// false when it waited ``lockWait`` in vain and goes on without the lease.
+        var waiters: [(id: Int, continuation: CheckedContinuation<Bool, any Error>)] = []
+        var nextWaiter = 0
+        /// When the turn being acquired was asked for.
+        var acquiringSince: ContinuousClock.Instant?
         /// The turn's holder, waiting for its last write to finish.
         var release: CheckedContinuation<Void, Never>?
     }
@@ -47,6 +54,10 @@ package final class PostgresWriteLease: Sendable {
     package static let maximumTurn: Duration = .milliseconds(20)
     /// How long a node waits for the lock before failing the writes waiting: 5 s.
     package static let lockTimeout = "5s"
+    /// How long a write waits for a turn before it goes on without one, fenced as every write
+    /// is: 2 s. A turn that cannot be had (PostgreSQL failing over, a connection that does not
+    /// come) must not stop writes the fence alone keeps correct.
+    package static let lockWait: Duration = .seconds(2)
 
     private let client: PostgresClient
     private let key: Int64
@@ -74,30 +85,58 @@ package final class PostgresWriteLease: Sendable {
     ///
     /// - Throws: `body`'s error; PostgreSQL's when the lock cannot be taken.
     package func during<T>(_ body: () async throws -> T) async throws -> T {
-        try await enter()
+        guard let turn = try await enter() else {
+            logger.debug("writing without a turn: none could be had in time")
+            return try await body()
+        }
         defer { leave() }
-        return try await body()
+        return try await Self.$currentTurn.withValue(turn) { try await body() }
     }
 
-    private func enter() async throws {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            let admitted = state.withLock { state -> Bool in
+    /// The number of the turn the calling task writes in, set by ``during(_:)``: nil outside one.
+    @TaskLocal package static var currentTurn: Int?
+
+    /// Waits for a turn and returns its number; nil when none came within ``lockWait``.
+    private func enter() async throws -> Int? {
+        let leased = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Bool, any Error>) in
+            let now = ContinuousClock.now
+            let (admitted, waiter) = state.withLock { state -> (Bool?, Int?) in
                 switch state.phase {
-                case .held(let since) where ContinuousClock.now - since < Self.maximumTurn:
+                case .held(let since) where now - since < Self.maximumTurn:
                     state.active += 1
-                    return true
+                    return (true, nil)
+                case .acquiring where state.acquiringSince.map { now - $0 > Self.lockWait } == true:
+                    // The turn asked for has not come for a while: do not queue behind it.
+                    return (false, nil)
                 case .idle:
                     state.phase = .acquiring
-                    state.waiters.append(continuation)
+                    state.acquiringSince = now
                     Task { await self.turns() }
-                    return false
                 default:
-                    state.waiters.append(continuation)
-                    return false
+                    break
+                }
+                state.nextWaiter += 1
+                state.waiters.append((state.nextWaiter, continuation))
+                return (nil, state.nextWaiter)
+            }
+            if let admitted { continuation.resume(returning: admitted) }
+            if let waiter {
+                Task {
+                    try? await Task.sleep(for: Self.lockWait)
+                    self.giveUp(waiter)
                 }
             }
-            if admitted { continuation.resume() }
         }
+        return leased ? state.withLock { $0.turn } : nil
+    }
+
+    /// Lets a write that still waits for a turn go on without one.
+    private func giveUp(_ waiter: Int) {
+        let continuation = state.withLock { state -> CheckedContinuation<Bool, any Error>? in
+            guard let index = state.waiters.firstIndex(where: { $0.id == waiter }) else { return nil }
+            return state.waiters.remove(at: index).continuation
+        }
+        continuation?.resume(returning: false)
     }
 
     private func leave() {
@@ -124,10 +163,11 @@ package final class PostgresWriteLease: Sendable {
                     defer { state.waiters = [] }
                     return state.waiters
                 }
-                for waiter in failed { waiter.resume(throwing: error) }
+                for waiter in failed { waiter.continuation.resume(throwing: error) }
             }
         } while state.withLock({ state -> Bool in
             state.phase = state.waiters.isEmpty ? .idle : .acquiring
+            state.acquiringSince = state.waiters.isEmpty ? nil : .now
             return !state.waiters.isEmpty
         })
     }
@@ -137,11 +177,12 @@ package final class PostgresWriteLease: Sendable {
         try await connection.query("SELECT pg_advisory_lock(\(key))", logger: logger)
         let granted = state.withLock { state in
             state.phase = .held(since: .now)
+            state.turn += 1
             state.active += state.waiters.count
             defer { state.waiters = [] }
             return state.waiters
         }
-        for waiter in granted { waiter.resume() }
+        for waiter in granted { waiter.continuation.resume(returning: true) }
         await withCheckedContinuation { (release: CheckedContinuation<Void, Never>) in
             let now = state.withLock { state -> Bool in
                 guard state.active > 0 else {

@@ -31,6 +31,8 @@ final class DatabaseRegistry: Sendable {
         var entries: [String: Entry] = [:]
         /// Each database's write lease on PostgreSQL, made on its first write.
         var leases: [String: PostgresWriteLease] = [:]
+        /// The write turn in which each database was last caught up (see ``database(named:)``).
+        var caughtUpInTurn: [String: Int] = [:]
         /// Requests in flight, by database.
         var inFlight: [String: Int] = [:]
         var closed = false
@@ -77,10 +79,17 @@ final class DatabaseRegistry: Sendable {
                 throw error
             }
             guard let mirror = open.mirror else { return open.database }
+            // In a write turn (``duringWriteTurn(_:_:)``) no other node writes: once caught up in
+            // it, the database stays level until the turn ends.
+            let turn = PostgresWriteLease.currentTurn
+            if let turn, mirror.failure == nil, state.withLock({ $0.caughtUpInTurn[name] == turn }) { return open.database }
             do {
                 if mirror.failure == nil {
                     try await open.database.refresh()
-                    if mirror.failure == nil { return open.database }
+                    if mirror.failure == nil {
+                        if let turn { state.withLock { $0.caughtUpInTurn[name] = turn } }
+                        return open.database
+                    }
                 }
             } catch LogError.closed where attempts < 4 {
                 // Abandoned by a request that met a refusal meanwhile: take the reopened one.

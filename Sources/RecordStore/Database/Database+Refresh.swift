@@ -60,10 +60,10 @@ extension Database {
         try state.withLock { state in
             // A writer of a shared log has applied every offset below each zone's end (its own
             // commits, under this lock): only what the refresh installs is new to it.
-            if !isReadOnly {
-                for (zoneID, zone) in state.zones { state.zones[zoneID]?.replayedEnd = zone.partition.endOffset }
-            }
+            var applied: [ZoneID: Int64] = [:]
+            if !isReadOnly { for (zoneID, zone) in state.zones { applied[zoneID] = zone.partition.endOffset } }
             guard try log.refresh() else { return }
+            for (zoneID, end) in applied { state.zones[zoneID]?.replayedEnd = end }
             let systemGrew = state.systemReplayedEnd < system.endOffset
             // The system partition holds only zone and subscription events: read whole, it is small.
             let registry = try ZoneRegistry(system: system)
