@@ -27,7 +27,7 @@ import TestSupport
             let errors = Pipe()
             process.standardError = errors
             process.standardOutput = FileHandle.nullDevice
-            try process.run()
+            try ChildProcess.launch(process)
             // Its first words on stderr say that it waits: only then is the store closed. The
             // timeout is long: in a full run on two cores, blocking tests can hold the cooperative
             // pool for minutes before this task resumes to close the store.

@@ -31,7 +31,7 @@ final class ServerProcess: @unchecked Sendable {
         process.standardOutput = output
         process.standardError = try FileHandle(forWritingTo: errorsFile)
         process.standardInput = FileHandle.nullDevice
-        try process.run()
+        try ChildProcess.launch(process)
         self.process = process
         let line = await withCheckedContinuation { continuation in
             DispatchQueue.global().async {

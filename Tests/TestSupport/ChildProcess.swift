@@ -32,6 +32,17 @@ public enum ChildProcess {
         try await onOwnThread { try runBlocking(executable, arguments, environment: environment) }
     }
 
+    /// Starts `process`, one launch at a time in the test process: Foundation's `Process.run()`
+    /// is not safe to call from two threads at once on Linux (a full run crashed in its copy of
+    /// the arguments while another test launched a server).
+    public static func launch(_ process: Process) throws {
+        launching.lock()
+        defer { launching.unlock() }
+        try process.run()
+    }
+
+    private static let launching = NSLock()
+
     /// Runs `executable` to completion, blocking the calling thread.
     private static func runBlocking(_ executable: URL, _ arguments: [String], environment: [String: String]) throws -> Outcome {
         let errorsFile = FileManager.default.temporaryDirectory.appendingPathComponent("child-stderr-\(UUID().uuidString)")
@@ -48,7 +59,7 @@ public enum ChildProcess {
         let output = Pipe()
         process.standardOutput = output
         process.standardError = errors
-        try process.run()
+        try launch(process)
         let printed = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return Outcome(status: process.terminationStatus, output: printed, errors: try Data(contentsOf: errorsFile))
@@ -64,7 +75,7 @@ public enum ChildProcess {
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try launch(process)
         return process
     }
 

@@ -50,7 +50,7 @@ public enum PseudoTerminal {
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle(fileDescriptor: slave, closeOnDealloc: false)
-        do { try process.run() } catch {
+        do { try ChildProcess.launch(process) } catch {
             close(slave)
             throw error
         }
