@@ -5,13 +5,8 @@ import StorageKit
 /// `PendingAppend` awaits.
 final class AppendTicket: Sendable {
     private struct State {
-        var outcome: Result<Void, LogErrorBox>?
+        var outcome: Result<Void, any Error>?
         var waiters: [CheckedContinuation<Void, any Error>] = []
-    }
-
-    /// An error a ticket carries (a `LogError`, kept as the error it is).
-    struct LogErrorBox: Error {
-        let error: any Error
     }
 
     private let state = LockedValue(State())
@@ -20,7 +15,7 @@ final class AppendTicket: Sendable {
     func settle(_ outcome: Result<Void, any Error>) {
         let waiters = state.withLock { state -> [CheckedContinuation<Void, any Error>] in
             guard state.outcome == nil else { return [] }
-            state.outcome = outcome.mapError { LogErrorBox(error: $0) }
+            state.outcome = outcome
             defer { state.waiters = [] }
             return state.waiters
         }
@@ -35,14 +30,14 @@ final class AppendTicket: Sendable {
     /// Returns once the ticket is settled; throws its error.
     func wait() async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            let outcome = state.withLock { state -> Result<Void, LogErrorBox>? in
+            let outcome = state.withLock { state -> Result<Void, any Error>? in
                 if state.outcome == nil { state.waiters.append(continuation) }
                 return state.outcome
             }
             switch outcome {
             case nil: break
             case .success?: continuation.resume()
-            case .failure(let box)?: continuation.resume(throwing: box.error)
+            case .failure(let error)?: continuation.resume(throwing: error)
             }
         }
     }
