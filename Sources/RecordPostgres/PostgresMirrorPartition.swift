@@ -87,6 +87,7 @@ package final class PostgresMirrorPartition: LogPartition {
     package var expiryOffset: Int64 { file.expiryOffset }
     package var dropSequence: Int64 { file.dropSequence }
     package var dirtyRatio: Double { 0 }
+    package var smallBatches: SmallBatches { SmallBatches() }
 
     /// Every offset below this is in PostgreSQL as the mirror holds it.
     var confirmedEnd: Int64 { chain.withLock { $0.confirmedEnd } }

@@ -14,7 +14,8 @@ struct CleanerPlan {
     /// The base offset of the first segment that keeps a record; nil when none does.
     var logStartOffset: Int64?
     /// Ranges of segment indices, each cleaned into one segment. A single segment that loses
-    /// nothing is not rewritten.
+    /// nothing is not rewritten, unless its batches are small commits (``SmallBatches``), which
+    /// the rewrite merges.
     var groups: [Range<Int>] = []
 
     /// Plans the compaction of `segments` (consecutive, sealed).
@@ -29,6 +30,7 @@ struct CleanerPlan {
         let bases = segments.map(\.baseOffset)
         var records = [Int](repeating: 0, count: segments.count)
         var removed = [Int](repeating: 0, count: segments.count)
+        var batches = [Int](repeating: 0, count: segments.count)
         /// The index of the segment holding `offset`.
         func segmentIndex(_ offset: Int64) -> Int {
             var low = 0, high = bases.count
@@ -43,6 +45,7 @@ struct CleanerPlan {
         for (index, segment) in segments.enumerated() {
             try segment.forEachBatch(maxBatchBytes: options.maxBatchBytes) { batch in
                 try stillWanted()
+                batches[index] += 1
                 map.startBatch()
                 try batch.forEachRecordInPlace(maxDecompressedBytes: options.maxDecompressedBytes, buffer: &buffer) { record in
                     records[index] += 1
@@ -67,9 +70,14 @@ struct CleanerPlan {
         // offsets fit one segment's relative offsets.
         var start = leadingEmpty
         var estimate: Int64 = 0
+        /// Whether segment `index` holds more than one batch, on average small ones: merged, they
+        /// compress.
+        func holdsSmallBatches(_ index: Int) -> Bool {
+            batches[index] > 1 && segments[index].size / Int64(batches[index]) < Int64(SmallBatches.batchBytes)
+        }
         func close(_ end: Int) {
             guard end > start else { return }
-            if end - start > 1 || removed[start] > 0 { groups.append(start..<end) }
+            if end - start > 1 || removed[start] > 0 || holdsSmallBatches(start) { groups.append(start..<end) }
             start = end
             estimate = 0
         }

@@ -51,6 +51,16 @@ extension Partition {
         }
     }
 
+    /// What was appended in small batches since the open or the last compaction that rolled the
+    /// active segment, beside the partition's size: a loop over the segments, no allocation.
+    package var smallBatches: SmallBatches {
+        state.withLock { state in
+            var total: Int64 = 0
+            for segment in state.segments { total += segment.size }
+            return SmallBatches(bytes: state.smallBatchBytes, totalBytes: total)
+        }
+    }
+
     /// The cleaner's state: where the log starts, how far it was cleaned, the expiry offset.
     package var cleanerState: (logStartOffset: Int64, cleanedThrough: Int64, expiryOffset: Int64) {
         state.withLock { ($0.segments.first?.baseOffset ?? $0.cleaner.logStartOffset, $0.cleaner.cleanedThrough, $0.cleaner.expiryOffset) }
@@ -63,6 +73,9 @@ extension Partition {
                 guard !state.closed else { throw LogError.closed }
                 guard let active = state.segments.last, active.size > 0 else { return false }
                 try roll(&state)
+                // Everything appended so far is now in sealed segments, which this compaction
+                // re-batches.
+                state.smallBatchBytes = 0
                 return true
             }
             if rolled { onRoll() }

@@ -41,6 +41,9 @@ package protocol LogPartition: AnyObject, Sendable {
     var dropSequence: Int64 { get }
     /// The share of the partition appended since its last compaction, 0 to 1.
     var dirtyRatio: Double { get }
+    /// What was appended in small batches since the partition last rolled for a compaction:
+    /// whether re-batching them is due (``SmallBatches``).
+    var smallBatches: SmallBatches { get }
 
     /// Compacts the partition by key (``Partition/compact(_:)``); blocks the calling thread
     /// while it reads and writes.

@@ -29,6 +29,9 @@ public final class Partition: Sendable {
         /// The number of this partition's batches in the log's cache: a compaction takes a new
         /// one, since the batches at an offset changed.
         var cacheNumber = BatchCache.partitionNumber()
+        /// Bytes appended in small batches since the open or the last roll for a compaction
+        /// (``SmallBatches``).
+        var smallBatchBytes: Int64 = 0
     }
 
     /// The partition's name (`zone.name` in its directory).
@@ -165,6 +168,7 @@ public final class Partition: Sendable {
             let offsets = try active.append(
                 batch, preallocationBytes: options.preallocationBytes, segmentBytes: options.effectiveSegmentBytes)
             let sequence = committer.registerWrite(to: active.file, mark: durableEnd, end: active.end)
+            if batch.bytes.count < SmallBatches.batchBytes { state.smallBatchBytes += Int64(batch.bytes.count) }
             return (offsets, sequence, rolled)
         }
     }

@@ -46,6 +46,9 @@ package final class MemoryPartition: LogPartition {
     /// Always 0: memory is compacted only when asked (``compact(_:)``), never in the background.
     package var dirtyRatio: Double { 0 }
 
+    /// None: memory is never re-batched in the background either.
+    package var smallBatches: SmallBatches { SmallBatches() }
+
     /// Compacts every batch by the rules of ``Partition/compact(_:)``: each batch keeps the
     /// records that are their key's latest event (tombstones until their retention ends), with
     /// its offsets; a batch left empty goes (memory needs no offsets' span), and the start

@@ -79,10 +79,14 @@ struct ClientChangeTokenRetry {
 
         init() {}
 
-        /// The commit (one batch) holding `offset` in `zone`'s log.
+        /// The commit whose last event is at `offset` in `zone`'s log: the batch holding it, or,
+        /// in a batch a compaction merged of several commits, that batch's events up to `offset`
+        /// stamped with its timestamp (FORMAT.md §13, rule 3).
         init(_ zone: ZoneState, holding offset: Int64) throws {
             guard let batch = try zone.partition.batches(from: offset, maxBytes: 1).first else { return }
-            for record in try batch.records() {
+            let records = try batch.records()
+            guard let last = records.first(where: { $0.offset == offset }) else { return }
+            for record in records where record.offset <= offset && record.timestamp == last.timestamp {
                 let event = StoredEvent(record)
                 guard let name = event.name else { continue }
                 switch event.kind {

@@ -30,7 +30,8 @@ struct ZoneCommit: Sendable {
     /// The partition written, from step 3: step 4 asks whether it is due for a compaction.
     var partition: (any LogPartition)?
     /// Whether the zone's log may hold an event a compaction could remove, from step 3
-    /// (``ZoneState/mayHoldReplacedEvents``): an insert-only log is not compacted in the background.
+    /// (``ZoneState/mayHoldReplacedEvents``): an insert-only log is compacted in the background
+    /// only to re-batch small commits.
     var mayHoldReplacedEvents = true
     /// The views whose fold of this commit was queued rather than run at once, from step 3.
     var queuedFolds: [ViewFeed] = []
@@ -198,15 +199,18 @@ extension Database {
     /// Step 4, after the lock: awaits each written commit's durability, then tells the
     /// subscriptions what it changed, then lets the views that queued its fold catch up to at
     /// most that fold (so that a writer never runs more than a commit ahead of a view). A zone
-    /// whose log is due for compaction gets one in the background (``CompactionPolicy``), unless
-    /// nothing in it could be removed (``ZoneState/mayHoldReplacedEvents``).
+    /// whose log is due for compaction gets one in the background (``CompactionPolicy``): to
+    /// remove replaced events, unless nothing in it could be removed
+    /// (``ZoneState/mayHoldReplacedEvents``), or to re-batch small commits.
     func publish(_ commits: [ZoneCommit]) async throws {
         for commit in commits { try await commit.pending?.durable() }
         for commit in commits where commit.pending != nil { subscriptions.publish(in: commit.plan.zoneID) { commit.plan.changes } }
         for commit in commits {
-            guard let partition = commit.partition, commit.mayHoldReplacedEvents else { continue }
+            guard let partition = commit.partition else { continue }
             let zoneID = commit.plan.zoneID
-            compactor.considerCompacting(partition) { [weak self] in self?.forgetDroppedDeletes(in: [zoneID]) }
+            compactor.considerCompacting(partition, mayHoldReplacedEvents: commit.mayHoldReplacedEvents) { [weak self] in
+                self?.forgetDroppedDeletes(in: [zoneID])
+            }
         }
         for commit in commits {
             for feed in commit.queuedFolds { await feed.awaitFolds(leaving: 1) }

@@ -22,11 +22,21 @@ public struct CompactionPolicy: Sendable, Equatable {
     /// The share (0–1) of a zone's sealed segments written since its last compaction that starts
     /// a background compaction; 0.5 by default (Kafka's `min.cleanable.dirty.ratio`).
     public var dirtyRatioThreshold: Double
+    /// How many bytes of small commits (stored batches under 4 KiB: one per request, as a server
+    /// writes them) a zone gathers before a background compaction re-batches them, provided they
+    /// are also half of the zone's log; 4 MiB by default. Merged into batches of up to 64 KiB of
+    /// records, they compress as the engine's large commits do (FORMAT.md §13, rule 3). Counted
+    /// from the database's open.
+    public var rebatchingBytes: Int64
 
-    public init(tombstoneRetention: Duration = .seconds(86_400), automatic: Bool = true, dirtyRatioThreshold: Double = 0.5) {
+    public init(
+        tombstoneRetention: Duration = .seconds(86_400), automatic: Bool = true, dirtyRatioThreshold: Double = 0.5,
+        rebatchingBytes: Int64 = 4 << 20
+    ) {
         self.tombstoneRetention = tombstoneRetention
         self.automatic = automatic
         self.dirtyRatioThreshold = min(max(dirtyRatioThreshold, 0), 1)
+        self.rebatchingBytes = max(rebatchingBytes, 1)
     }
 
     /// Compaction only when asked (``Database/compact(zone:tombstoneRetention:)``).

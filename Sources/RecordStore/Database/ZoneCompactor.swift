@@ -19,23 +19,35 @@ final class ZoneCompactor: Sendable {
         self.logger = logger
     }
 
-    /// Queues a background compaction of `partition` when the policy is automatic, its dirty
-    /// ratio has reached the threshold, and none is queued for it already. Its active segment
-    /// is left alone. Cheap when nothing is due: one look at the partition's segments.
-    /// `droppedDeletes` runs on the compaction queue after a compaction that dropped deletes.
-    func considerCompacting(_ partition: any LogPartition, droppedDeletes: @escaping @Sendable () -> Void = {}) {
+    /// Queues a background compaction of `partition`, unless the policy is manual or one is
+    /// queued for it already, when either
+    /// - its dirty ratio has reached the threshold and its log may hold events a compaction
+    ///   removes (`mayHoldReplacedEvents`; an insert-only log has none): the active segment is
+    ///   left alone; or
+    /// - it gathered ``CompactionPolicy/rebatchingBytes`` of small commits, half of its log or
+    ///   more: the active segment is rolled first, so that they are all re-batched.
+    ///
+    /// Cheap when nothing is due: a look at the partition's segments. `droppedDeletes` runs on
+    /// the compaction queue after a compaction that dropped deletes.
+    func considerCompacting(
+        _ partition: any LogPartition, mayHoldReplacedEvents: Bool, droppedDeletes: @escaping @Sendable () -> Void = {}
+    ) {
         guard policy.automatic else { return }
-        let ratio = partition.dirtyRatio
-        guard ratio > 0, ratio >= policy.dirtyRatioThreshold else { return }
+        let rebatching = partition.smallBatches.isDue(minimumBytes: policy.rebatchingBytes)
+        if !rebatching {
+            guard mayHoldReplacedEvents else { return }
+            let ratio = partition.dirtyRatio
+            guard ratio > 0, ratio >= policy.dirtyRatioThreshold else { return }
+        }
         let id = ObjectIdentifier(partition)
         guard scheduled.withLock({ $0.insert(id).inserted }) else { return }
-        let options = Self.options(retention: policy.tombstoneRetention, rollingActiveSegment: false)
+        let options = Self.options(retention: policy.tombstoneRetention, rollingActiveSegment: rebatching)
         queue.async { [self] in
             let compacted = compact(partition, options: options, droppedDeletes: droppedDeletes)
             _ = scheduled.withLock { $0.remove(id) }
             // Commits made while it ran found it scheduled and left it: the segments they rolled
             // may have made the log dirty enough again.
-            if compacted { considerCompacting(partition, droppedDeletes: droppedDeletes) }
+            if compacted { considerCompacting(partition, mayHoldReplacedEvents: mayHoldReplacedEvents, droppedDeletes: droppedDeletes) }
         }
     }
 
