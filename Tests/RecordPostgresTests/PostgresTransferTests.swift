@@ -47,4 +47,43 @@ struct PostgresTransferTests {
             #expect(try await cluster.log(of: copy).heads()["Notes"]?.endOffset == 52)
         }
     }
+
+    @Test("a store its compactions re-batched and cleaned (its log still starting at 0) imports; its records, a change token taken before, and writes after the import all work on two mirrors")
+    func compactedStoreImports() async throws {
+        let (store, mirror, mirror2) = (PostgresMirrorTests.mirrorDirectory(), PostgresMirrorTests.mirrorDirectory(), PostgresMirrorTests.mirrorDirectory())
+        defer { for path in [store, mirror, mirror2] { try? FileManager.default.removeItem(atPath: path) } }
+        // One note a commit, as a server writes them, each edited once: compaction removes the
+        // first versions (batches with offsets missing inside) and merges what is left.
+        let local = try await Database(directory: store, durability: .noSyncUnsafe, compaction: .manual)
+        _ = try await local.createZone(zone)
+        for index in 0..<120 { _ = try await local.save(PostgresMirrorTests.note("n\(index)", "first \(index)", in: zone)) }
+        let token = try await local.fetchZoneChanges(in: zone, since: nil).changeToken
+        for index in 0..<60 {
+            var record = try await local.record(for: RecordID(recordName: "n\(index)", zoneID: zone))
+            record["title"] = .string("edited \(index)")
+            _ = try await local.save(record)
+        }
+        let reports = try await local.compact(zone: zone, tombstoneRetention: .seconds(86_400))
+        #expect(reports.first?.recordsRemoved == 60)
+        let expected = try await PostgresMirrorTests.contents(local, zone)
+        let expectedSince = try await local.fetchZoneChanges(in: zone, since: token).changedRecords.map(\.recordID.recordName)
+        try local.close()
+
+        try await PostgresCluster.with(url: url) { cluster in
+            let name = TestPostgres.freshDatabase()
+            let imported = try await PostgresTransfer.importStore(from: store, into: cluster.log(of: name), logger: Logger(label: "test"))
+            #expect(imported.zones >= 2)
+            let served = try await cluster.openDatabase(name, mirror: mirror, refreshInterval: nil).database
+            #expect(try await PostgresMirrorTests.contents(served, zone) == expected)
+            #expect(try await served.fetchZoneChanges(in: zone, since: token).changedRecords.map(\.recordID.recordName) == expectedSince)
+            _ = try await served.save(PostgresMirrorTests.note("after", "written after the import", in: zone))
+            let final = try await PostgresMirrorTests.contents(served, zone)
+            #expect(final.count == expected.count + 1)
+            try served.close()
+            // A second node's mirror, built from the rows alone.
+            let other = try await cluster.openDatabase(name, mirror: mirror2, refreshInterval: nil).database
+            #expect(try await PostgresMirrorTests.contents(other, zone) == final)
+            try other.close()
+        }
+    }
 }
