@@ -74,21 +74,83 @@ package final class PostgresLog: Sendable {
         try await client.query("DELETE FROM recordlog_zones WHERE database = \(database) AND zone = \(zone)", logger: logger)
     }
 
-    /// One zone's head: where it ends, and the generation it was created in.
+    /// One zone's head: where it ends, the generation it was created in, and where its last
+    /// compaction ended (0: never compacted).
     package struct Head: Sendable, Equatable {
         package var endOffset: Int64
         package var generation: Int64
+        package var compactedThrough: Int64 = 0
     }
 
     /// Every zone's head, read at one instant (one statement).
     package func heads() async throws -> [String: Head] {
         let rows = try await client.query(
-            "SELECT zone, end_offset, generation FROM recordlog_zones WHERE database = \(database)", logger: logger)
+            "SELECT zone, end_offset, generation, compacted_through FROM recordlog_zones WHERE database = \(database)", logger: logger)
         var heads: [String: Head] = [:]
-        for try await (zone, end, generation) in rows.decode((String, Int64, Int64).self) {
-            heads[zone] = Head(endOffset: end, generation: generation)
+        for try await (zone, end, generation, compacted) in rows.decode((String, Int64, Int64, Int64).self) {
+            heads[zone] = Head(endOffset: end, generation: generation, compactedThrough: compacted)
         }
         return heads
+    }
+
+    /// Replaces the zone's rows below `end` with `batches` — a compaction's cleaned batches,
+    /// which must hold exactly the offsets `0..<end`, one after another — in one transaction,
+    /// fenced as an append is (FORMAT.md §14.5): only while the zone is of `generation`, reaches
+    /// `end`, and was last compacted through `compactedThrough` (no other compaction came
+    /// between the read of its rows and this). Rows at `end` and above are left as they are.
+    ///
+    /// - Throws: ``PostgresLogError`` — `fenced` when another compaction came first or the zone
+    ///   was deleted (nothing changed), `malformedBatch` when `batches` do not cover `0..<end`.
+    package func replace(
+        _ zone: String, below end: Int64, with batches: [RecordBatch], generation: Int64, compactedThrough: Int64
+    ) async throws {
+        var next: Int64 = 0
+        for batch in batches {
+            guard batch.header.baseOffset == next, batch.header.lastOffset >= next else {
+                throw PostgresLogError(
+                    .malformedBatch("a cleaned batch at \(batch.header.baseOffset)...\(batch.header.lastOffset) where \(next) was due"),
+                    database: database, zone: zone)
+            }
+            next = batch.header.lastOffset + 1
+        }
+        guard next == end else {
+            throw PostgresLogError(.malformedBatch("the cleaned batches end at \(next), not \(end)"), database: database, zone: zone)
+        }
+        let moved = try await client.withTransaction(logger: logger) { connection -> Bool in
+            let fence = try await connection.query(
+                """
+                UPDATE recordlog_zones SET compacted_through = \(end)
+                WHERE database = \(database) AND zone = \(zone) AND generation = \(generation)
+                  AND compacted_through = \(compactedThrough) AND end_offset >= \(end)
+                RETURNING end_offset
+                """, logger: logger)
+            var moved = false
+            for try await _ in fence { moved = true }
+            guard moved else { return false }
+            try await connection.query(
+                "DELETE FROM recordlog_batches WHERE database = \(database) AND zone = \(zone) AND base_offset < \(end)", logger: logger)
+            // A thousand rows per statement.
+            var start = 0
+            while start < batches.count {
+                let chunk = batches[start..<min(start + 1000, batches.count)]
+                start += chunk.count
+                let bases = chunk.map(\.header.baseOffset)
+                let lasts = chunk.map(\.header.lastOffset)
+                let buffers = chunk.map { ByteBuffer(bytes: $0.bytes) }
+                try await connection.query(
+                    """
+                    INSERT INTO recordlog_batches (database, zone, base_offset, last_offset, batch)
+                    SELECT \(database), \(zone), r.base_offset, r.last_offset, r.batch
+                    FROM unnest(\(bases)::bigint[], \(lasts)::bigint[], \(buffers)::bytea[]) AS r (base_offset, last_offset, batch)
+                    """, logger: logger)
+            }
+            return true
+        }
+        guard moved else {
+            let head = try await heads()[zone]
+            throw PostgresLogError(
+                .fenced(expectedEnd: end, actualEnd: head?.generation == generation ? head?.endOffset : nil), database: database, zone: zone)
+        }
     }
 
     /// The zone's end: the offset its next record gets.

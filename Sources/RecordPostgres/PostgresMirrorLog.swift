@@ -132,7 +132,7 @@ package final class PostgresMirrorLog: PartitionedLog {
         // A checkpoint may cover what the dropped files held: the database replays instead.
         if discarded { try Database.discardCheckpoints(directory: directory) }
         for (name, head) in heads.sorted(by: { $0.key < $1.key }) {
-            let partition: PostgresMirrorPartition
+            var partition: PostgresMirrorPartition
             if let existing = partitions[name] {
                 partition = existing
             } else {
@@ -143,6 +143,20 @@ package final class PostgresMirrorLog: PartitionedLog {
             }
             while partition.endOffset < head.endOffset {
                 let batches = try await Self.shared { try await remote.batches(of: name, from: partition.endOffset) }
+                if let first = batches.first, first.header.baseOffset < partition.endOffset {
+                    // A compaction replaced the rows around the mirror's end (FORMAT.md §14.5):
+                    // the zone is fetched again from its first row.
+                    logger.info("the zone was compacted past the mirror's end; fetching it again", metadata: ["zone": "\(name)", "mirror": "\(directory)"])
+                    try local.deletePartition(named: name)
+                    if !discarded { try Database.discardCheckpoints(directory: directory) }
+                    discarded = true
+                    refetched.append(name)
+                    partition = PostgresMirrorPartition(
+                        file: try local.createPartition(named: name), remote: remote, compression: options.compression,
+                        generation: head.generation, confirmedEnd: 0, headExists: true)
+                    partitions[name] = partition
+                    continue
+                }
                 guard try partition.install(batches) else {
                     throw LogError.sharedLogUnavailable(reason: "zone \(name) of \(remote.database) ends at \(head.endOffset) but its rows stop at \(partition.endOffset)")
                 }

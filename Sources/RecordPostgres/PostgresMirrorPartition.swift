@@ -192,13 +192,22 @@ package final class PostgresMirrorPartition: LogPartition {
 
     /// Writes batches another node stored (read from PostgreSQL by a pull) into the mirror, in
     /// order, when they start exactly at its end and nothing of this node's is in flight;
-    /// returns whether any was written. Called under the database's lock, in order with its
+    /// returns whether any was written. A batch that starts below the mirror's end and reaches
+    /// past it (rows a compaction replaced) poisons the partition: the mirror is opened again. Called under the database's lock, in order with its
     /// own appends.
     func install(_ batches: [RecordBatch]) throws -> Bool {
         try chain.withLock { chain in
             guard chain.failure == nil, chain.confirmedEnd == file.endOffset else { return false }
             var installed = false
             for batch in batches where batch.header.lastOffset >= file.endOffset {
+                if batch.header.baseOffset < file.endOffset {
+                    // A compaction replaced the rows around this mirror's end (FORMAT.md
+                    // §14.5): it cannot continue in place; opened again, it fetches the zone anew.
+                    chain.failure = chain.failure
+                        ?? .sharedLogUnavailable(
+                            reason: "zone \(name) was compacted through \(batch.header.lastOffset + 1), past this mirror's end at \(file.endOffset)")
+                    return installed
+                }
                 guard batch.header.baseOffset == file.endOffset else { break }
                 let pending = try file.appendWithoutWaiting(EncodedBatch(stored: batch))
                 chain.confirmedEnd = pending.offsets.upperBound

@@ -4,7 +4,8 @@ import PostgresNIO
 /// The tables a PostgreSQL-backed database lives in (FORMAT.md §16 gives every column):
 ///
 /// - `recordlog_zones`: one row per zone of a database — its **head**, `end_offset`, the offset
-///   the zone's next record gets. The fence compares and moves it.
+///   the zone's next record gets, and `compacted_through`, the end of its last compaction. The
+///   fence compares and moves them.
 /// - `recordlog_batches`: one row per commit — the Kafka v2 batch, unchanged (its base offset
 ///   field is `base_offset`), with the offsets it holds.
 /// - `recordlog_tokens`: one row per database of a cluster — the SHA-256 digest of its access
@@ -26,6 +27,9 @@ enum PostgresSchema {
                     PRIMARY KEY (database, zone)
                 )
                 """, logger: logger)
+            // Added with compaction: a head written before has compacted nothing.
+            try await connection.query(
+                "ALTER TABLE recordlog_zones ADD COLUMN IF NOT EXISTS compacted_through bigint NOT NULL DEFAULT 0", logger: logger)
             try await connection.query(
                 """
                 CREATE TABLE IF NOT EXISTS recordlog_batches (

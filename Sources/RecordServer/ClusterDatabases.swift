@@ -1,6 +1,8 @@
+import Foundation
 import Logging
 import RecordLog
 import RecordPostgres
+import RecordStore
 
 /// A cluster's databases on PostgreSQL, as `recordlog-server create-database --postgres URL`,
 /// `rotate-token` and `list-databases` change and read them: the `recordlog_tokens` rows every
@@ -85,6 +87,42 @@ public struct ClusterDatabases: Sendable {
         }
         let token = try await createDatabase(name)
         return (TransferReport(zones: report.zones, batches: report.batches, bytes: report.bytes), token)
+    }
+
+    /// What a compaction did to one zone's rows.
+    public struct ZoneCompaction: Sendable, Equatable {
+        /// The zone.
+        public var zone: String
+        /// Bytes of the zone's batches, before and after.
+        public var bytesBefore: Int64
+        public var bytesAfter: Int64
+        /// Records removed: versions a later save or delete of the same record replaced.
+        public var recordsRemoved: Int
+    }
+
+    /// Compacts every zone of database `name` (its system partition excepted, as in a store on
+    /// files): each record's latest event is kept and small commits are merged into batches that
+    /// compress, and the cleaned batches replace the zone's rows in one fenced transaction
+    /// (FORMAT.md §14.5). Deletes are kept, so no device's change token expires. Safe while the
+    /// cluster serves the database: commits made meanwhile are kept as they are.
+    ///
+    /// - Returns: one entry per zone whose rows changed, in zone-name order.
+    /// - Throws: ``ServerSetupError/unknownDatabase(_:)``; ``ServerSetupError/postgres(_:)``
+    ///   (another compaction of the same zone finished first, among others).
+    public func compactDatabase(_ name: String) async throws -> [ZoneCompaction] {
+        guard try await listDatabases().contains(name) else { throw ServerSetupError.unknownDatabase(name) }
+        return try await onCluster { cluster in
+            let log = cluster.log(of: name)
+            var compacted: [ZoneCompaction] = []
+            for zone in try await log.heads().keys.sorted() where zone != StoredEvent.systemPartition {
+                let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("recordlog-compaction-\(UUID().uuidString)").path
+                guard let report = try await PostgresCompaction.compact(log, zone: zone, scratch: scratch, logger: Logger(label: "recordlog-server"))
+                else { continue }
+                compacted.append(
+                    ZoneCompaction(zone: zone, bytesBefore: report.bytesBefore, bytesAfter: report.bytesAfter, recordsRemoved: report.recordsRemoved))
+            }
+            return compacted
+        }
     }
 
     /// Runs `body` on one connection to the cluster; PostgreSQL's failures become

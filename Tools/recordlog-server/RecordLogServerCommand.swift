@@ -32,6 +32,7 @@ struct RecordLogServerCommand: AsyncParsableCommand {
               recordlog-server serve --postgres postgres://recordlog@db/recordlog --cache /var/cache/recordlog --port 8080
               recordlog-server export-database --postgres postgres://recordlog@db/recordlog notes /backups/notes
               recordlog-server import-database --postgres postgres://recordlog@db/recordlog notes /srv/recordlog/databases/notes
+              recordlog-server compact-database --postgres postgres://recordlog@db/recordlog notes
               curl -s localhost:8080/health; curl -s localhost:8080/metrics
 
             Exit status: 0 success (serve: stopped by SIGTERM or SIGINT, every store closed); \
@@ -40,7 +41,7 @@ struct RecordLogServerCommand: AsyncParsableCommand {
             """,
         subcommands: [
             ServeCommand.self, CreateDatabaseCommand.self, RotateTokenCommand.self, ListDatabasesCommand.self, ExportDatabaseCommand.self,
-            ImportDatabaseCommand.self,
+            ImportDatabaseCommand.self, CompactDatabaseCommand.self,
         ])
 }
 
@@ -262,7 +263,7 @@ struct ImportDatabaseCommand: AsyncParsableCommand {
         discussion: """
             Every zone's batches become rows, byte for byte, in one transaction: the database \
             appears whole or not at all. The name must be new to the cluster. A compacted store \
-            is refused (its offsets have gaps). Move a database of a `serve --root` server with \
+            imports as long as each zone's log still starts at offset 0. Move a database of a `serve --root` server with \
             `import-database NAME ROOT/databases/NAME` while that server is stopped.
             """)
 
@@ -277,6 +278,35 @@ struct ImportDatabaseCommand: AsyncParsableCommand {
                 .importDatabase(name, from: directory)
             print("imported database \(name): \(report.zones) zones, \(report.batches) batches, \(report.bytes) bytes")
             print(token)
+        }
+    }
+}
+
+struct CompactDatabaseCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "compact-database",
+        abstract: "Compact a database of the cluster's PostgreSQL: replaced versions removed, small commits merged.",
+        discussion: """
+            Each zone's rows below its end are cleaned as a store's segments are (each record's \
+            latest event kept, one-record commits merged into batches that compress) and replace \
+            the old rows in one transaction, fenced: if another compaction of the zone finished \
+            first, nothing changes. Deletes are kept, so no device has to fetch from scratch. \
+            Safe while the cluster serves the database; a node whose mirror ends inside the \
+            replaced rows fetches that zone again.
+            """)
+
+    @Option(help: "The cluster's PostgreSQL (postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE). Default: $RECORDLOG_POSTGRES_URL.")
+    var postgres: String?
+    @Argument(help: "The database's name.") var name: String
+
+    func run() async throws {
+        try await reportingErrors {
+            let zones = try await ClusterDatabases(url: postgres ?? ProcessInfo.processInfo.environment["RECORDLOG_POSTGRES_URL"] ?? "")
+                .compactDatabase(name)
+            for zone in zones {
+                print("zone \(zone.zone): \(zone.bytesBefore) → \(zone.bytesAfter) bytes, \(zone.recordsRemoved) replaced versions removed")
+            }
+            print("compacted database \(name): \(zones.count) zones changed")
         }
     }
 }

@@ -212,6 +212,18 @@ public struct RecordBatchBuilder: Sendable {
             reusing: buffer, twoThreadsFrom: twoThreadsFrom)
     }
 
+    /// A batch without records spanning `count` offsets from `baseOffset` (1 to `Int32.max`):
+    /// what stands for offsets a compaction emptied, so that the batches after it still follow
+    /// on without a hole (FORMAT.md §13, rule 3).
+    package static func emptyBatch(at baseOffset: Int64, spanning count: Int64) throws -> RecordBatch {
+        guard count >= 1, count <= Int64(Int32.max) else {
+            throw LogError.malformedBatch(reason: "an empty batch must span 1 to \(Int32.max) offsets, not \(count)")
+        }
+        var bytes = try RecordBatchBuilder().encode(compression: .none, lastOffsetDelta: Int32(count - 1)).bytes
+        bytes.setInteger(baseOffset, at: 0)
+        return try RecordBatch(bytes: bytes[...])
+    }
+
     /// Encodes the batch to span `lastOffsetDelta + 1` offsets from its base, which its records
     /// need not fill (a cleaned batch: ``appendCopy(of:offsetDelta:)``). A batch without records
     /// is written uncompressed, with no timestamp (-1): it only carries its offsets' span.

@@ -31,6 +31,8 @@ struct CleanerPlan {
         var records = [Int](repeating: 0, count: segments.count)
         var removed = [Int](repeating: 0, count: segments.count)
         var batches = [Int](repeating: 0, count: segments.count)
+        /// Each segment's bytes of records (keys, values, headers), uncompressed.
+        var recordBytes = [Int](repeating: 0, count: segments.count)
         /// The index of the segment holding `offset`.
         func segmentIndex(_ offset: Int64) -> Int {
             var low = 0, high = bases.count
@@ -49,6 +51,7 @@ struct CleanerPlan {
                 map.startBatch()
                 try batch.forEachRecordInPlace(maxDecompressedBytes: options.maxDecompressedBytes, buffer: &buffer) { record in
                     records[index] += 1
+                    recordBytes[index] += (record.key?.count ?? 0) + (record.value?.count ?? 0) + record.headersByteCount
                     if let replaced = map.note(record) { removed[segmentIndex(replaced)] += 1 }
                 }
             }
@@ -70,10 +73,12 @@ struct CleanerPlan {
         // offsets fit one segment's relative offsets.
         var start = leadingEmpty
         var estimate: Int64 = 0
-        /// Whether segment `index` holds more than one batch, on average small ones: merged, they
-        /// compress.
+        /// Whether segment `index` holds small commits: at least twice as many batches as its
+        /// records fill at ``CleanedSegmentWriter/targetBatchBytes`` each. Merged, they compress;
+        /// a segment a compaction wrote is never rewritten for this again.
         func holdsSmallBatches(_ index: Int) -> Bool {
-            batches[index] > 1 && segments[index].size / Int64(batches[index]) < Int64(SmallBatches.batchBytes)
+            let needed = (recordBytes[index] + CleanedSegmentWriter.targetBatchBytes - 1) / CleanedSegmentWriter.targetBatchBytes
+            return batches[index] > 1 && batches[index] >= 2 * max(needed, 1)
         }
         func close(_ end: Int) {
             guard end > start else { return }

@@ -20,13 +20,14 @@ extension Database {
     ///   - tombstoneRetention: how long a delete is kept; the policy's when nil.
     /// - Returns: one report per zone compacted, in zone-name order.
     /// - Throws: `zoneNotFound`; `invalidArguments` for a database on a cluster's PostgreSQL,
-    ///   whose rows are not compacted yet; what the log throws (`LogError`).
+    ///   whose rows its cluster compacts (`recordlog-server compact-database`, FORMAT.md §14.5),
+    ///   not a node's mirror; what the log throws (`LogError`).
     @discardableResult
     public func compact(zone zoneID: ZoneID? = nil, tombstoneRetention: Duration? = nil) async throws -> [CompactionReport] {
         try checkOpen()
         guard !log.isShared else {
             throw RecordStoreError(
-                .invalidArguments, "This database lives on a cluster's PostgreSQL, whose rows are not compacted yet; nothing was changed.")
+                .invalidArguments, "This database lives on a cluster's PostgreSQL: compact its rows with `recordlog-server compact-database --postgres URL NAME`, not through a node's mirror; nothing was changed.")
         }
         let zones = try zoneID.map { [try zone($0)] } ?? state.withLock { Array($0.zones.values) }
         let sorted = zones.sorted { $0.zoneID.zoneName < $1.zoneID.zoneName }
