@@ -65,20 +65,26 @@ package final class PostgresCluster: Sendable {
     /// A database no node has opened yet gets its identity here; two nodes doing that at once
     /// are ordered by the fence, and the one refused opens again, a few times.
     ///
-    /// - Parameter refreshInterval: how often the database looks for other nodes' commits by
-    ///   itself, so that its subscriptions hear them (nil: only when its owner refreshes it).
+    /// - Parameters:
+    ///   - refreshInterval: how often the database looks for other nodes' commits by itself, so
+    ///     that its subscriptions hear them (nil: only when its owner refreshes it).
+    ///   - compaction: when this node re-batches the small commits it wrote
+    ///     (``CompactionPolicy/rebatchingBytes``; `.manual`: never), as an incremental
+    ///     compaction of the zone's newest rows older than `compactionLag` (FORMAT.md §14.5).
     /// - Throws: `LogError` (`sharedLogUnavailable` when PostgreSQL cannot be reached, `locked`
     ///   when another process has the mirror open); the store's error for an event it cannot read.
     package func openDatabase(
-        _ name: String, mirror directory: String, refreshInterval: Duration? = .milliseconds(25), logger: Logger? = nil
+        _ name: String, mirror directory: String, refreshInterval: Duration? = .milliseconds(25), compaction: CompactionPolicy = .manual,
+        compactionLag: Duration = .seconds(5), logger: Logger? = nil
     ) async throws -> (database: Database, mirror: PostgresMirrorLog) {
         let logger = logger ?? self.logger
         var attempt = 0
         while true {
             attempt += 1
-            let mirror = try await PostgresMirrorLog.open(directory: directory, remote: log(of: name), logger: logger)
+            let mirror = try await PostgresMirrorLog.open(directory: directory, remote: log(of: name), compactionLag: compactionLag, logger: logger)
             do {
-                let database = try await Database(directory: directory, sharedLog: mirror, refreshInterval: refreshInterval, logger: logger)
+                let database = try await Database(
+                    directory: directory, sharedLog: mirror, compaction: compaction, refreshInterval: refreshInterval, logger: logger)
                 return (database, mirror)
             } catch {
                 await mirror.settle()

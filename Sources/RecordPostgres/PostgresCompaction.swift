@@ -9,23 +9,32 @@ import RecordStore
 /// batches that compress — and the cleaned batches replace the old rows in one transaction,
 /// fenced like an append.
 ///
-/// The rows below the zone's end are copied into a scratch store, compacted there by
-/// ``Partition/compact(_:)``, and read back; appends made meanwhile land above that end and are
-/// left alone. Deletes are kept (a retention without end), so no change token expires: every
+/// The rows — every one from offset 0, or (incremental) those since the last compaction — are
+/// copied into a scratch store, compacted there by ``Partition/compact(_:)``, and read back;
+/// appends made meanwhile land above them and are left alone. Deletes are kept (a retention without end), so no change token expires: every
 /// node's mirror, compacted or not, answers every token exactly. A node whose mirror stops
 /// inside the replaced rows fetches the zone again (§14.3).
 package enum PostgresCompaction {
     /// Compacts zone `zone` of `log`'s database, working in `scratch` (a directory created and
-    /// removed here). Returns what the cleaner did, or nil when the zone has no rows or nothing
-    /// in them changes (the rows are then left untouched).
+    /// removed here). Returns what the cleaner did, or nil when there is nothing to compact or
+    /// nothing in it changes (the rows are then left untouched).
     ///
+    /// - Parameters:
+    ///   - incremental: only the rows since the zone's last compaction (`compacted_through`):
+    ///     small commits merged, versions replaced within them removed — cheap, as often as
+    ///     commits pile up. Otherwise every row from offset 0: each record's latest event kept.
+    ///   - minimumLag: rows holding a commit younger than this are left for the next time
+    ///     (Kafka's `min.compaction.lag.ms`), so that the nodes pulling them are past them
+    ///     before they are replaced.
     /// - Throws: ``PostgresLogError`` — `unknownZone`; `fenced` when another compaction replaced
     ///   the rows first or the zone was deleted meanwhile (nothing changed); `LogError` from the
     ///   scratch files.
-    package static func compact(_ log: PostgresLog, zone: String, scratch: String, logger: Logger) async throws -> CompactionReport? {
+    package static func compact(
+        _ log: PostgresLog, zone: String, incremental: Bool = false, minimumLag: Duration = .zero, scratch: String, logger: Logger
+    ) async throws -> CompactionReport? {
         guard let head = try await log.heads()[zone] else { throw PostgresLogError(.unknownZone, database: log.database, zone: zone) }
-        let end = head.endOffset
-        guard end > 0 else { return nil }
+        let start = incremental ? head.compactedThrough : 0
+        let newest = RecordBatchBuilder.now() - CompactionPolicy.milliseconds(minimumLag)
         var options = LogOptions(durability: .noSyncUnsafe)
         options.compression = .lz4
         let store = try Log(directory: scratch, options: options, logger: logger)
@@ -33,14 +42,22 @@ package enum PostgresCompaction {
             try? store.close()
             try? FileManager.default.removeItem(atPath: scratch)
         }
+        // The rows from `start`, shifted to offset 0 of a scratch partition (a batch's base offset
+        // lies outside its CRC; every other offset in it is relative), up to the first one too young.
         let partition = try store.createPartition(named: zone)
-        while partition.endOffset < end {
-            let rows = try await log.batches(of: zone, from: partition.endOffset)
-            guard let first = rows.first, first.header.baseOffset == partition.endOffset else {
-                throw PostgresLogError(.corruptRow("the rows do not continue at \(partition.endOffset)"), database: log.database, zone: zone)
+        var end = start
+        copying: while end < head.endOffset {
+            let rows = try await log.batches(of: zone, from: end)
+            guard let first = rows.first, first.header.baseOffset == end else {
+                throw PostgresLogError(.corruptRow("the rows do not continue at \(end)"), database: log.database, zone: zone)
             }
-            for row in rows where row.header.baseOffset < end { _ = try partition.appendWithoutWaiting(EncodedBatch(stored: row)) }
+            for row in rows where row.header.baseOffset < head.endOffset {
+                if row.header.maxTimestamp > newest { break copying }
+                _ = try partition.appendWithoutWaiting(EncodedBatch(stored: row))
+                end = row.header.lastOffset + 1
+            }
         }
+        guard end > start else { return nil }
         var compaction = CompactionOptions(tombstoneRetentionMilliseconds: .max, rollingActiveSegment: true)
         compaction.keptHeader = StoredEvent.clientChangeTokenHeader
         let rules = compaction
@@ -49,20 +66,20 @@ package enum PostgresCompaction {
 
         var cleaned: [RecordBatch] = []
         // Leading segments the compaction emptied: one batch without records stands for them.
-        if partition.startOffset > 0 { cleaned.append(try RecordBatchBuilder.emptyBatch(at: 0, spanning: partition.startOffset)) }
+        if partition.startOffset > 0 { cleaned.append(try RecordBatchBuilder.emptyBatch(at: start, spanning: partition.startOffset)) }
         var offset = partition.startOffset
-        while offset < end {
+        while offset < end - start {
             let batches = try partition.batches(from: offset, maxBytes: 4 << 20)
             guard let last = batches.last else { break }
-            cleaned += batches
+            for batch in batches { cleaned.append(try batch.movedBy(start)) }
             offset = last.header.lastOffset + 1
         }
-        try await log.replace(zone, below: end, with: cleaned, generation: head.generation, compactedThrough: head.compactedThrough)
+        try await log.replace(zone, from: start, below: end, with: cleaned, generation: head.generation, compactedThrough: head.compactedThrough)
         logger.info(
             "compacted zone rows",
             metadata: [
-                "database": "\(log.database)", "zone": "\(zone)", "through": "\(end)", "bytesBefore": "\(report.bytesBefore)",
-                "bytesAfter": "\(report.bytesAfter)", "rows": "\(cleaned.count)",
+                "database": "\(log.database)", "zone": "\(zone)", "from": "\(start)", "through": "\(end)",
+                "bytesBefore": "\(report.bytesBefore)", "bytesAfter": "\(report.bytesAfter)", "rows": "\(cleaned.count)",
             ])
         return report
     }
@@ -73,5 +90,17 @@ package enum PostgresCompaction {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global(qos: .utility).async { continuation.resume(with: Result { try body() }) }
         }
+    }
+}
+
+extension RecordBatch {
+    /// The batch with its base offset moved by `distance`: the same records at offsets that much
+    /// further on (the base offset lies outside the CRC; every other offset is relative to it).
+    func movedBy(_ distance: Int64) throws -> RecordBatch {
+        guard distance != 0 else { return self }
+        var bytes = Array(self.bytes)
+        let base = header.baseOffset + distance
+        for index in 0..<8 { bytes[index] = UInt8(truncatingIfNeeded: base >> (56 - 8 * index)) }
+        return try RecordBatch(bytes: bytes[...])
     }
 }

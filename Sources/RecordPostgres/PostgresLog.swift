@@ -93,18 +93,22 @@ package final class PostgresLog: Sendable {
         return heads
     }
 
-    /// Replaces the zone's rows below `end` with `batches` — a compaction's cleaned batches,
-    /// which must hold exactly the offsets `0..<end`, one after another — in one transaction,
+    /// Replaces the zone's rows in `start..<end` with `batches` — a compaction's cleaned
+    /// batches, which must hold exactly those offsets, one after another — in one transaction,
     /// fenced as an append is (FORMAT.md §14.5): only while the zone is of `generation`, reaches
     /// `end`, and was last compacted through `compactedThrough` (no other compaction came
-    /// between the read of its rows and this). Rows at `end` and above are left as they are.
+    /// between the read of its rows and this), which becomes `end`. `start` must be 0 or
+    /// `compactedThrough` (where a row starts). Other rows are left as they are.
     ///
     /// - Throws: ``PostgresLogError`` — `fenced` when another compaction came first or the zone
-    ///   was deleted (nothing changed), `malformedBatch` when `batches` do not cover `0..<end`.
+    ///   was deleted (nothing changed), `malformedBatch` when `batches` do not cover `start..<end`.
     package func replace(
-        _ zone: String, below end: Int64, with batches: [RecordBatch], generation: Int64, compactedThrough: Int64
+        _ zone: String, from start: Int64 = 0, below end: Int64, with batches: [RecordBatch], generation: Int64, compactedThrough: Int64
     ) async throws {
-        var next: Int64 = 0
+        guard start == 0 || start == compactedThrough else {
+            throw PostgresLogError(.malformedBatch("a replacement from \(start), neither 0 nor \(compactedThrough)"), database: database, zone: zone)
+        }
+        var next = start
         for batch in batches {
             guard batch.header.baseOffset == next, batch.header.lastOffset >= next else {
                 throw PostgresLogError(
@@ -128,7 +132,8 @@ package final class PostgresLog: Sendable {
             for try await _ in fence { moved = true }
             guard moved else { return false }
             try await connection.query(
-                "DELETE FROM recordlog_batches WHERE database = \(database) AND zone = \(zone) AND base_offset < \(end)", logger: logger)
+                "DELETE FROM recordlog_batches WHERE database = \(database) AND zone = \(zone) AND base_offset >= \(start) AND base_offset < \(end)",
+                logger: logger)
             // A thousand rows per statement.
             var start = 0
             while start < batches.count {

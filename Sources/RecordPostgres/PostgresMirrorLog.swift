@@ -55,6 +55,9 @@ package final class PostgresMirrorLog: PartitionedLog {
     package let remote: PostgresLog
     private let local: Log
     private let logger: Logger
+    /// How old a commit must be before a background compaction replaces its row
+    /// (``PostgresMirrorPartition/compact(_:)``).
+    private let compactionLag: Duration
     /// The zones the open found not matching the rows, dropped and fetched again.
     package var refetchedZones: [String] { state.withLock { $0.refetched } }
     private let state = LockedValue(State())
@@ -73,10 +76,11 @@ package final class PostgresMirrorLog: PartitionedLog {
         return own ?? partitions.lazy.compactMap(\.failure).first
     }
 
-    private init(directory: String, remote: PostgresLog, local: Log, logger: Logger) {
+    private init(directory: String, remote: PostgresLog, local: Log, compactionLag: Duration, logger: Logger) {
         self.directory = directory
         self.remote = remote
         self.local = local
+        self.compactionLag = compactionLag
         self.logger = logger
     }
 
@@ -87,12 +91,17 @@ package final class PostgresMirrorLog: PartitionedLog {
     ///
     /// - Throws: `LogError.sharedLogUnavailable` when PostgreSQL cannot be read; `LogError`
     ///   from the files (`locked` when another process has the mirror open).
-    package static func open(directory: String, remote: PostgresLog, logger: Logger) async throws -> PostgresMirrorLog {
+    /// - Parameter compactionLag: how old a commit must be before a background compaction of the
+    ///   zone's rows replaces its row (``PostgresMirrorPartition/compact(_:)``): long enough for
+    ///   every serving node to have pulled it.
+    package static func open(
+        directory: String, remote: PostgresLog, compactionLag: Duration = .seconds(5), logger: Logger
+    ) async throws -> PostgresMirrorLog {
         var options = LogOptions(durability: .noSyncUnsafe)
         options.compression = .lz4
         let local = try await Log.open(directory: directory, options: options, lockTimeout: .seconds(5), logger: logger)
         do {
-            let log = PostgresMirrorLog(directory: directory, remote: remote, local: local, logger: logger)
+            let log = PostgresMirrorLog(directory: directory, remote: remote, local: local, compactionLag: compactionLag, logger: logger)
             try await log.level(with: MirrorMarks.read(directory: directory))
             return log
         } catch {
@@ -116,12 +125,12 @@ package final class PostgresMirrorLog: PartitionedLog {
                 try await matches(file, from: min(mark?.confirmedEnd ?? 0, file.endOffset), head: head)
             {
                 partitions[name] = PostgresMirrorPartition(
-                    file: file, remote: remote, compression: options.compression, generation: head.generation,
+                    file: file, remote: remote, compression: options.compression, compactionLag: compactionLag, generation: head.generation,
                     confirmedEnd: file.endOffset, headExists: true)
             } else if heads[name] == nil, let mark, file.endOffset == 0 {
                 // Created here, never written: its head comes with its first append.
                 partitions[name] = PostgresMirrorPartition(
-                    file: file, remote: remote, compression: options.compression, generation: mark.generation, confirmedEnd: 0, headExists: false)
+                    file: file, remote: remote, compression: options.compression, compactionLag: compactionLag, generation: mark.generation, confirmedEnd: 0, headExists: false)
             } else {
                 logger.info("the mirror's zone does not match PostgreSQL; fetching it again", metadata: ["zone": "\(name)", "mirror": "\(directory)"])
                 try local.deletePartition(named: name)
@@ -137,7 +146,7 @@ package final class PostgresMirrorLog: PartitionedLog {
                 partition = existing
             } else {
                 partition = PostgresMirrorPartition(
-                    file: try local.createPartition(named: name), remote: remote, compression: options.compression,
+                    file: try local.createPartition(named: name), remote: remote, compression: options.compression, compactionLag: compactionLag,
                     generation: head.generation, confirmedEnd: 0, headExists: true)
                 partitions[name] = partition
             }
@@ -152,7 +161,7 @@ package final class PostgresMirrorLog: PartitionedLog {
                     discarded = true
                     refetched.append(name)
                     partition = PostgresMirrorPartition(
-                        file: try local.createPartition(named: name), remote: remote, compression: options.compression,
+                        file: try local.createPartition(named: name), remote: remote, compression: options.compression, compactionLag: compactionLag,
                         generation: head.generation, confirmedEnd: 0, headExists: true)
                     partitions[name] = partition
                     continue
@@ -199,7 +208,7 @@ package final class PostgresMirrorLog: PartitionedLog {
             guard !state.closed else { throw LogError.closed }
             if let existing = state.partitions[name] { return existing }
             let partition = PostgresMirrorPartition(
-                file: try local.createPartition(named: name), remote: remote, compression: options.compression,
+                file: try local.createPartition(named: name), remote: remote, compression: options.compression, compactionLag: compactionLag,
                 generation: Int64.random(in: Int64.min...Int64.max), confirmedEnd: 0, headExists: false, after: state.deletions[name])
             state.partitions[name] = partition
             return partition
@@ -296,7 +305,7 @@ package final class PostgresMirrorLog: PartitionedLog {
                 guard !state.closed else { throw LogError.closed }
                 if let existing = state.partitions[name] { return existing.generation == found.generation ? existing : nil }
                 let partition = PostgresMirrorPartition(
-                    file: try local.createPartition(named: name), remote: remote, compression: options.compression,
+                    file: try local.createPartition(named: name), remote: remote, compression: options.compression, compactionLag: compactionLag,
                     generation: found.generation, confirmedEnd: 0, headExists: true)
                 state.partitions[name] = partition
                 return partition

@@ -1,3 +1,5 @@
+import Foundation
+import Dispatch
 import RecordLog
 import StorageKit
 
@@ -43,23 +45,28 @@ package final class PostgresMirrorPartition: LogPartition {
         var headExists: Bool
         /// The first refusal: every append from then on fails with it.
         var failure: LogError?
+        /// Bytes this node appended in small batches since its last compaction of the zone's rows.
+        var smallBatchBytes: Int64 = 0
     }
 
     /// The mirror's segment files.
     let file: Partition
     private let remote: PostgresLog
     private let compression: CompressionCodec
+    /// How old a commit must be before a background compaction replaces its row.
+    private let compactionLag: Duration
     private let chain: LockedValue<Chain>
 
     /// - Parameter after: a step this partition's first append waits for (the deletion of the
     ///   zone's previous generation).
     init(
-        file: Partition, remote: PostgresLog, compression: CompressionCodec, generation: Int64, confirmedEnd: Int64, headExists: Bool,
-        after: Task<Void, any Error>? = nil
+        file: Partition, remote: PostgresLog, compression: CompressionCodec, compactionLag: Duration, generation: Int64, confirmedEnd: Int64,
+        headExists: Bool, after: Task<Void, any Error>? = nil
     ) {
         self.file = file
         self.remote = remote
         self.compression = compression
+        self.compactionLag = compactionLag
         chain = LockedValue(Chain(after: after, generation: generation, confirmedEnd: confirmedEnd, headExists: headExists))
     }
 
@@ -87,7 +94,6 @@ package final class PostgresMirrorPartition: LogPartition {
     package var expiryOffset: Int64 { file.expiryOffset }
     package var dropSequence: Int64 { file.dropSequence }
     package var dirtyRatio: Double { 0 }
-    package var smallBatches: SmallBatches { SmallBatches() }
 
     /// Every offset below this is in PostgreSQL as the mirror holds it.
     var confirmedEnd: Int64 { chain.withLock { $0.confirmedEnd } }
@@ -105,10 +111,43 @@ package final class PostgresMirrorPartition: LogPartition {
         _ = try? await chain.withLock({ $0.last })?.wait()
     }
 
-    /// Not yet on PostgreSQL: the rows would have to be cleaned and swapped under the fence.
+    /// What this node appended in small batches since it last compacted the zone's rows. The
+    /// zone's size does not count (its total is 0): an incremental compaction rewrites only the
+    /// rows since the last one, whatever lies below.
+    package var smallBatches: SmallBatches { SmallBatches(bytes: chain.withLock { $0.smallBatchBytes }) }
+
+    /// Re-batches the zone's rows since its last compaction (``PostgresCompaction``,
+    /// incremental): small commits merged, versions replaced among them removed, deletes kept.
+    /// Rows of commits younger than the partition's compaction lag are left for the next time.
+    /// The mirror's own files are not rewritten.
+    ///
+    /// Blocking, as the protocol's compaction is: it waits for PostgreSQL on the calling thread,
+    /// which must not be one of Swift concurrency's (the database's compaction queue calls it).
+    ///
+    /// - Throws: `LogError.sharedLogUnavailable` for PostgreSQL's failures, a refusal (another
+    ///   node's compaction first) among them; nothing changed then.
     package func compact(_ options: CompactionOptions) throws -> CompactionReport {
-        throw LogError.sharedLogUnavailable(
-            reason: "compaction of a PostgreSQL-backed zone is not supported yet; its rows are kept whole")
+        chain.withLock { $0.smallBatchBytes = 0 }
+        let outcome = LockedValue<Result<CompactionReport?, any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let (remote, name, lag) = (remote, name, compactionLag)
+        Task {
+            let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("recordlog-compaction-\(UUID().uuidString)").path
+            do {
+                let report = try await PostgresCompaction.compact(
+                    remote, zone: name, incremental: true, minimumLag: lag, scratch: scratch, logger: remote.logger)
+                outcome.withLock { $0 = .success(report) }
+            } catch {
+                outcome.withLock { $0 = .failure(error) }
+            }
+            done.signal()
+        }
+        done.wait()
+        switch outcome.withLock({ $0 }) {
+        case .success(let report)?: return report ?? CompactionReport(partition: name)
+        case .failure(let error)?: throw Self.refusal(error, zone: name, at: 0)
+        case nil: return CompactionReport(partition: name)
+        }
     }
 
     package func append(_ batch: RecordBatchBuilder) async throws -> Range<Int64> {
@@ -121,6 +160,7 @@ package final class PostgresMirrorPartition: LogPartition {
         let (pending, ticket, startSender) = try chain.withLock { chain in
             if let failure = chain.failure { throw failure }
             let pending = try file.appendWithoutWaiting(batch)
+            if batch.bytes.count < SmallBatches.batchBytes { chain.smallBatchBytes += Int64(batch.bytes.count) }
             let ticket = AppendTicket()
             chain.queue.append(Queued(batch: batch, offsets: pending.offsets, ticket: ticket))
             chain.last = ticket

@@ -125,8 +125,10 @@ final class DatabaseRegistry: Sendable {
                     database: try await Database(directory: root.storeDirectory(of: name), durability: durability, lockTimeout: .seconds(1), logger: logger),
                     mirror: nil)
             case .postgres(let cluster, let cache):
+                // The small commits a node writes are re-batched in PostgreSQL as on files
+                // (FORMAT.md §14.5): one request's commit compresses to nothing alone.
                 let (database, mirror) = try await cluster.openDatabase(
-                    name, mirror: cache.storeDirectory(of: name), refreshInterval: interval, logger: logger)
+                    name, mirror: cache.storeDirectory(of: name), refreshInterval: interval, compaction: CompactionPolicy(), logger: logger)
                 return OpenDatabase(database: database, mirror: mirror)
             }
         }

@@ -43,7 +43,7 @@ public struct CompactionPolicy: Sendable, Equatable {
     public static let manual = CompactionPolicy(automatic: false)
 
     /// A retention in whole milliseconds, saturating.
-    static func milliseconds(_ duration: Duration) -> Int64 {
+    package static func milliseconds(_ duration: Duration) -> Int64 {
         let (seconds, attoseconds) = duration.components
         guard seconds >= 0 else { return 0 }
         let (millis, overflow) = seconds.multipliedReportingOverflow(by: 1000)

@@ -230,14 +230,16 @@ public final class Database: Sendable {
     /// Opens a database over a cluster's shared log (RecordPostgres), whose mirror's files are
     /// under `directory`. The log's owner catches it up (``refresh()``) before every request
     /// that must not regress; the database itself does every `refreshInterval`, so that its
-    /// subscriptions hear the other writers' commits. Its compactions are its owner's.
+    /// subscriptions hear the other writers' commits. Of `compaction`, only the re-batching of
+    /// small commits runs here, in the background, through the shared log's partitions (a
+    /// PostgreSQL zone re-batches its newest rows); the rest is its owner's.
     package convenience init(
         directory: String, sharedLog log: any PartitionedLog, maximumItemsPerRequest: Int = Database.defaultMaximumItemsPerRequest,
-        checkpointAfterEvents: Int64 = 10_000, refreshInterval: Duration?, logger: Logger
+        checkpointAfterEvents: Int64 = 10_000, compaction: CompactionPolicy = .manual, refreshInterval: Duration?, logger: Logger
     ) async throws {
         try await self.init(
             directory: directory, log: log, maximumItemsPerRequest: maximumItemsPerRequest, checkpointAfterEvents: checkpointAfterEvents,
-            compaction: .manual, refreshInterval: refreshInterval, logger: logger)
+            compaction: compaction, refreshInterval: refreshInterval, logger: logger)
     }
 
     /// Opens a database over `log`, whose files (if any) are under `directory`. Internal, not
