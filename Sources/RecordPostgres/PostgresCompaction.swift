@@ -11,9 +11,11 @@ import RecordStore
 ///
 /// The rows — every one from offset 0, or (incremental) those since the last compaction — are
 /// copied into a scratch store, compacted there by ``Partition/compact(_:)``, and read back;
-/// appends made meanwhile land above them and are left alone. Deletes are kept (a retention without end), so no change token expires: every
-/// node's mirror, compacted or not, answers every token exactly. A node whose mirror stops
-/// inside the replaced rows fetches the zone again (§14.3).
+/// appends made meanwhile land above them and are left alone. Deletes are kept unless a whole
+/// compaction is given a retention; then the zone's head records the expiry offset and drop
+/// sequence (§11.1), which a mirror built from the rows takes on, while a mirror built before
+/// keeps every delete and answers tokens by its own. A node whose mirror stops inside the
+/// replaced rows fetches the zone again (§14.3).
 package enum PostgresCompaction {
     /// Compacts zone `zone` of `log`'s database, working in `scratch` (a directory created and
     /// removed here). Returns what the cleaner did, or nil when there is nothing to compact or
@@ -26,11 +28,15 @@ package enum PostgresCompaction {
     ///   - minimumLag: rows holding a commit younger than this are left for the next time
     ///     (Kafka's `min.compaction.lag.ms`), so that the nodes pulling them are past them
     ///     before they are replaced.
+    ///   - tombstoneRetention: how long a delete is kept (§13, rule 2); nil keeps every one, so
+    ///     that no change token expires. Only a whole compaction drops deletes: the head's
+    ///     expiry offset and drop sequence then move (FORMAT.md §11.1, §14.5).
     /// - Throws: ``PostgresLogError`` — `unknownZone`; `fenced` when another compaction replaced
     ///   the rows first or the zone was deleted meanwhile (nothing changed); `LogError` from the
     ///   scratch files.
     package static func compact(
-        _ log: PostgresLog, zone: String, incremental: Bool = false, minimumLag: Duration = .zero, scratch: String, logger: Logger
+        _ log: PostgresLog, zone: String, incremental: Bool = false, minimumLag: Duration = .zero, tombstoneRetention: Duration? = nil,
+        scratch: String, logger: Logger
     ) async throws -> CompactionReport? {
         guard let head = try await log.heads()[zone] else { throw PostgresLogError(.unknownZone, database: log.database, zone: zone) }
         let start = incremental ? head.compactedThrough : 0
@@ -58,7 +64,9 @@ package enum PostgresCompaction {
             }
         }
         guard end > start else { return nil }
-        var compaction = CompactionOptions(tombstoneRetentionMilliseconds: .max, rollingActiveSegment: true)
+        let retention = incremental ? nil : tombstoneRetention
+        var compaction = CompactionOptions(
+            tombstoneRetentionMilliseconds: retention.map(CompactionPolicy.milliseconds) ?? .max, rollingActiveSegment: true)
         compaction.keptHeader = StoredEvent.clientChangeTokenHeader
         let rules = compaction
         let report = try await onCompactionThread { try partition.compact(rules) }
@@ -74,7 +82,9 @@ package enum PostgresCompaction {
             for batch in batches { cleaned.append(try batch.movedBy(start)) }
             offset = last.header.lastOffset + 1
         }
-        try await log.replace(zone, from: start, below: end, with: cleaned, generation: head.generation, compactedThrough: head.compactedThrough)
+        // The scratch partition's offsets are the rows' moved down by `start` (0 when deletes may go).
+        let dropped = report.tombstonesDropped > 0 ? start + report.expiryOffset : nil
+        try await log.replace(zone, from: start, below: end, with: cleaned, head: head, droppedDeletesBelow: dropped)
         logger.info(
             "compacted zone rows",
             metadata: [

@@ -74,21 +74,29 @@ package final class PostgresLog: Sendable {
         try await client.query("DELETE FROM recordlog_zones WHERE database = \(database) AND zone = \(zone)", logger: logger)
     }
 
-    /// One zone's head: where it ends, the generation it was created in, and where its last
-    /// compaction ended (0: never compacted).
+    /// One zone's head: where it ends, the generation it was created in, and what compaction
+    /// did to its rows (FORMAT.md §14.5).
     package struct Head: Sendable, Equatable {
         package var endOffset: Int64
         package var generation: Int64
+        /// Where its last compaction ended; 0: never compacted.
         package var compactedThrough: Int64 = 0
+        /// Deletes were dropped below this offset (FORMAT.md §11.1's expiry offset).
+        package var expiryOffset: Int64 = 0
+        /// Twice the number of compactions that dropped deletes: a change token's drop stamp.
+        package var dropSequence: Int64 = 0
     }
 
     /// Every zone's head, read at one instant (one statement).
     package func heads() async throws -> [String: Head] {
         let rows = try await client.query(
-            "SELECT zone, end_offset, generation, compacted_through FROM recordlog_zones WHERE database = \(database)", logger: logger)
+            """
+            SELECT zone, end_offset, generation, compacted_through, expiry_offset, drop_sequence
+            FROM recordlog_zones WHERE database = \(database)
+            """, logger: logger)
         var heads: [String: Head] = [:]
-        for try await (zone, end, generation, compacted) in rows.decode((String, Int64, Int64, Int64).self) {
-            heads[zone] = Head(endOffset: end, generation: generation, compactedThrough: compacted)
+        for try await (zone, end, generation, compacted, expiry, drops) in rows.decode((String, Int64, Int64, Int64, Int64, Int64).self) {
+            heads[zone] = Head(endOffset: end, generation: generation, compactedThrough: compacted, expiryOffset: expiry, dropSequence: drops)
         }
         return heads
     }
@@ -97,14 +105,19 @@ package final class PostgresLog: Sendable {
     /// batches, which must hold exactly those offsets, one after another — in one transaction,
     /// fenced as an append is (FORMAT.md §14.5): only while the zone is of `generation`, reaches
     /// `end`, and was last compacted through `compactedThrough` (no other compaction came
-    /// between the read of its rows and this), which becomes `end`. `start` must be 0 or
-    /// `compactedThrough` (where a row starts). Other rows are left as they are.
+    /// between the read of its rows and this, as `head` says), which becomes `end`. `start` must
+    /// be 0 or `compactedThrough` (where a row starts). Other rows are left as they are. When
+    /// the cleaning dropped deletes, `droppedDeletesBelow` is one past the newest: the head's
+    /// expiry offset moves there and its drop sequence by 2.
     ///
     /// - Throws: ``PostgresLogError`` — `fenced` when another compaction came first or the zone
     ///   was deleted (nothing changed), `malformedBatch` when `batches` do not cover `start..<end`.
     package func replace(
-        _ zone: String, from start: Int64 = 0, below end: Int64, with batches: [RecordBatch], generation: Int64, compactedThrough: Int64
+        _ zone: String, from start: Int64 = 0, below end: Int64, with batches: [RecordBatch], head: Head, droppedDeletesBelow: Int64? = nil
     ) async throws {
+        let (generation, compactedThrough) = (head.generation, head.compactedThrough)
+        let expiry = max(head.expiryOffset, droppedDeletesBelow ?? 0)
+        let drops = head.dropSequence + (droppedDeletesBelow == nil ? 0 : 2)
         guard start == 0 || start == compactedThrough else {
             throw PostgresLogError(.malformedBatch("a replacement from \(start), neither 0 nor \(compactedThrough)"), database: database, zone: zone)
         }
@@ -123,9 +136,9 @@ package final class PostgresLog: Sendable {
         let moved = try await client.withTransaction(logger: logger) { connection -> Bool in
             let fence = try await connection.query(
                 """
-                UPDATE recordlog_zones SET compacted_through = \(end)
+                UPDATE recordlog_zones SET compacted_through = \(end), expiry_offset = \(expiry), drop_sequence = \(drops)
                 WHERE database = \(database) AND zone = \(zone) AND generation = \(generation)
-                  AND compacted_through = \(compactedThrough) AND end_offset >= \(end)
+                  AND compacted_through = \(compactedThrough) AND drop_sequence = \(head.dropSequence) AND end_offset >= \(end)
                 RETURNING end_offset
                 """, logger: logger)
             var moved = false

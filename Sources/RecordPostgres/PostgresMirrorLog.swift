@@ -140,8 +140,11 @@ package final class PostgresMirrorLog: PartitionedLog {
         }
         // A checkpoint may cover what the dropped files held: the database replays instead.
         if discarded { try Database.discardCheckpoints(directory: directory) }
-        for (name, head) in heads.sorted(by: { $0.key < $1.key }) {
+        for (name, first) in heads.sorted(by: { $0.key < $1.key }) {
+            var head = first
             var partition: PostgresMirrorPartition
+            /// Whether the zone's files are being built from its rows in this open.
+            var built = partitions[name] == nil
             if let existing = partitions[name] {
                 partition = existing
             } else {
@@ -150,25 +153,43 @@ package final class PostgresMirrorLog: PartitionedLog {
                     generation: head.generation, confirmedEnd: 0, headExists: true)
                 partitions[name] = partition
             }
-            while partition.endOffset < head.endOffset {
-                let batches = try await Self.shared { try await remote.batches(of: name, from: partition.endOffset) }
-                if let first = batches.first, first.header.baseOffset < partition.endOffset {
-                    // A compaction replaced the rows around the mirror's end (FORMAT.md §14.5):
-                    // the zone is fetched again from its first row.
-                    logger.info("the zone was compacted past the mirror's end; fetching it again", metadata: ["zone": "\(name)", "mirror": "\(directory)"])
-                    try local.deletePartition(named: name)
-                    if !discarded { try Database.discardCheckpoints(directory: directory) }
-                    discarded = true
-                    refetched.append(name)
-                    partition = PostgresMirrorPartition(
-                        file: try local.createPartition(named: name), remote: remote, compression: options.compression, compactionLag: compactionLag,
-                        generation: head.generation, confirmedEnd: 0, headExists: true)
-                    partitions[name] = partition
-                    continue
+            /// Drops the zone's files, to be fetched again from its first row.
+            func refetch(_ reason: String) throws {
+                logger.info("\(reason); fetching the zone again", metadata: ["zone": "\(name)", "mirror": "\(directory)"])
+                try local.deletePartition(named: name)
+                if !discarded { try Database.discardCheckpoints(directory: directory) }
+                discarded = true
+                if !refetched.contains(name) { refetched.append(name) }
+                partition = PostgresMirrorPartition(
+                    file: try local.createPartition(named: name), remote: remote, compression: options.compression, compactionLag: compactionLag,
+                    generation: head.generation, confirmedEnd: 0, headExists: true)
+                partitions[name] = partition
+                built = true
+            }
+            while true {
+                while partition.endOffset < head.endOffset {
+                    let batches = try await Self.shared { try await remote.batches(of: name, from: partition.endOffset) }
+                    if let first = batches.first, first.header.baseOffset < partition.endOffset {
+                        // A compaction replaced the rows around the mirror's end (FORMAT.md §14.5).
+                        try refetch("the zone was compacted past the mirror's end")
+                        continue
+                    }
+                    guard try partition.install(batches) else {
+                        throw LogError.sharedLogUnavailable(reason: "zone \(name) of \(remote.database) ends at \(head.endOffset) but its rows stop at \(partition.endOffset)")
+                    }
                 }
-                guard try partition.install(batches) else {
-                    throw LogError.sharedLogUnavailable(reason: "zone \(name) of \(remote.database) ends at \(head.endOffset) but its rows stop at \(partition.endOffset)")
+                guard built else { break }
+                // Files built from the rows hold what compaction left of them, and answer change
+                // tokens as the rows' head says (FORMAT.md §14.5) — provided no compaction dropped
+                // deletes while they were read, which may have mixed two versions of the rows.
+                let now = try await Self.shared { try await remote.heads() }[name]
+                guard let now, now.generation == head.generation else { break }
+                if now.dropSequence == head.dropSequence {
+                    try partition.file.adoptCleanerState(expiryOffset: head.expiryOffset, dropSequence: head.dropSequence)
+                    break
                 }
+                head = now
+                try refetch("a compaction dropped deletes while the zone was read")
             }
         }
         state.withLock { state in
@@ -277,6 +298,10 @@ package final class PostgresMirrorLog: PartitionedLog {
                 let confirmed = partition.confirmedEnd
                 guard head.endOffset > confirmed, partition.isSettled else { continue }
                 wanted[name] = (head.generation, confirmed)
+            } else if head.dropSequence > 0 {
+                // A zone new to this node whose rows a compaction dropped deletes from: only an
+                // open builds it, checking that no such compaction came while it read them.
+                failure = failure ?? .sharedLogUnavailable(reason: "zone \(name) is new to this node and its rows were compacted; opening again")
             } else if head.endOffset > 0 {
                 wanted[name] = (head.generation, 0)
             }

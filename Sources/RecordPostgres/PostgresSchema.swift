@@ -4,8 +4,8 @@ import PostgresNIO
 /// The tables a PostgreSQL-backed database lives in (FORMAT.md §16 gives every column):
 ///
 /// - `recordlog_zones`: one row per zone of a database — its **head**, `end_offset`, the offset
-///   the zone's next record gets, and `compacted_through`, the end of its last compaction. The
-///   fence compares and moves them.
+///   the zone's next record gets, and what compaction did (`compacted_through`, `expiry_offset`,
+///   `drop_sequence`). The fence compares and moves them.
 /// - `recordlog_batches`: one row per commit — the Kafka v2 batch, unchanged (its base offset
 ///   field is `base_offset`), with the offsets it holds.
 /// - `recordlog_tokens`: one row per database of a cluster — the SHA-256 digest of its access
@@ -30,6 +30,10 @@ enum PostgresSchema {
             // Added with compaction: a head written before has compacted nothing.
             try await connection.query(
                 "ALTER TABLE recordlog_zones ADD COLUMN IF NOT EXISTS compacted_through bigint NOT NULL DEFAULT 0", logger: logger)
+            try await connection.query(
+                "ALTER TABLE recordlog_zones ADD COLUMN IF NOT EXISTS expiry_offset bigint NOT NULL DEFAULT 0", logger: logger)
+            try await connection.query(
+                "ALTER TABLE recordlog_zones ADD COLUMN IF NOT EXISTS drop_sequence bigint NOT NULL DEFAULT 0", logger: logger)
             try await connection.query(
                 """
                 CREATE TABLE IF NOT EXISTS recordlog_batches (

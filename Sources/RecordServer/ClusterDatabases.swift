@@ -96,30 +96,40 @@ public struct ClusterDatabases: Sendable {
         /// Bytes of the zone's batches, before and after.
         public var bytesBefore: Int64
         public var bytesAfter: Int64
-        /// Records removed: versions a later save or delete of the same record replaced.
+        /// Records removed: versions a later save or delete of the same record replaced, and
+        /// deletes dropped.
         public var recordsRemoved: Int
+        /// Deletes dropped, past the retention.
+        public var deletesDropped: Int
     }
 
     /// Compacts every zone of database `name` (its system partition excepted, as in a store on
     /// files): each record's latest event is kept and small commits are merged into batches that
     /// compress, and the cleaned batches replace the zone's rows in one fenced transaction
-    /// (FORMAT.md §14.5). Deletes are kept, so no device's change token expires. Safe while the
-    /// cluster serves the database: commits made meanwhile are kept as they are.
+    /// (FORMAT.md §14.5). Safe while the cluster serves the database: commits made meanwhile
+    /// are kept as they are.
     ///
+    /// - Parameter tombstoneRetention: how long a delete is kept after its commit; older ones
+    ///   are dropped, and a device whose change token predates one gets `changeTokenExpired`
+    ///   (it then fetches from nil). Nil keeps every delete: no token expires.
     /// - Returns: one entry per zone whose rows changed, in zone-name order.
     /// - Throws: ``ServerSetupError/unknownDatabase(_:)``; ``ServerSetupError/postgres(_:)``
     ///   (another compaction of the same zone finished first, among others).
-    public func compactDatabase(_ name: String) async throws -> [ZoneCompaction] {
+    public func compactDatabase(_ name: String, tombstoneRetention: Duration? = nil) async throws -> [ZoneCompaction] {
         guard try await listDatabases().contains(name) else { throw ServerSetupError.unknownDatabase(name) }
         return try await onCluster { cluster in
             let log = cluster.log(of: name)
             var compacted: [ZoneCompaction] = []
             for zone in try await log.heads().keys.sorted() where zone != StoredEvent.systemPartition {
                 let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("recordlog-compaction-\(UUID().uuidString)").path
-                guard let report = try await PostgresCompaction.compact(log, zone: zone, scratch: scratch, logger: Logger(label: "recordlog-server"))
+                guard
+                    let report = try await PostgresCompaction.compact(
+                        log, zone: zone, tombstoneRetention: tombstoneRetention, scratch: scratch, logger: Logger(label: "recordlog-server"))
                 else { continue }
                 compacted.append(
-                    ZoneCompaction(zone: zone, bytesBefore: report.bytesBefore, bytesAfter: report.bytesAfter, recordsRemoved: report.recordsRemoved))
+                    ZoneCompaction(
+                        zone: zone, bytesBefore: report.bytesBefore, bytesAfter: report.bytesAfter, recordsRemoved: report.recordsRemoved,
+                        deletesDropped: report.tombstonesDropped))
             }
             return compacted
         }

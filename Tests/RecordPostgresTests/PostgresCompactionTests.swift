@@ -140,13 +140,15 @@ struct PostgresCompactionTests {
 
             // A second compaction that read the rows before the first replaced them.
             await #expect(throws: PostgresLogError.self) {
-                try await log.replace("Notes", below: stale.endOffset, with: original, generation: stale.generation, compactedThrough: stale.compactedThrough)
+                try await log.replace("Notes", below: stale.endOffset, with: original, head: stale)
             }
             #expect(try await Self.rows(log, "Notes").map(\.bytes) == compacted.map(\.bytes))
             // And one of another generation of the zone.
             let head = try #require(try await log.heads()["Notes"])
             await #expect(throws: PostgresLogError.self) {
-                try await log.replace("Notes", below: head.endOffset, with: compacted, generation: head.generation &+ 1, compactedThrough: head.compactedThrough)
+                var other = head
+                other.generation &+= 1
+                try await log.replace("Notes", below: head.endOffset, with: compacted, head: other)
             }
             try database.close()
         }
@@ -188,6 +190,50 @@ struct PostgresCompactionTests {
             #expect(try await PostgresMirrorTests.contents(other, zone) == expected)
             #expect(try await Self.changedNames(other, zone, since: token) == (50..<200).map { "n\($0)" })
             try other.close()
+            try b.close()
+            try a.close()
+        }
+    }
+
+    @Test("a whole compaction with a retention drops old deletes: a node built from the rows answers a token from before them changeTokenExpired, the node that kept them answers it exactly, and the new node's tokens hold on both")
+    func deletesDropped() async throws {
+        let name = TestPostgres.freshDatabase()
+        let (mirrorA, mirrorB) = (PostgresMirrorTests.mirrorDirectory(), PostgresMirrorTests.mirrorDirectory())
+        defer { for path in [mirrorA, mirrorB] { try? FileManager.default.removeItem(atPath: path) } }
+        try await PostgresCluster.with(url: url) { cluster in
+            let log = cluster.log(of: name)
+            let a = try await cluster.openDatabase(name, mirror: mirrorA, refreshInterval: nil).database
+            _ = try await a.createZone(zone)
+            for index in 0..<40 { _ = try await a.save(PostgresMirrorTests.note("n\(index)", "note \(index)", in: zone)) }
+            let before = try await a.fetchZoneChanges(in: zone, since: nil).changeToken
+            for index in 0..<10 { try await a.delete(RecordID(recordName: "n\(index)", zoneID: zone)) }
+            for index in 40..<50 { _ = try await a.save(PostgresMirrorTests.note("n\(index)", "note \(index)", in: zone)) }
+
+            let report = try #require(
+                try await PostgresCompaction.compact(log, zone: "Notes", tombstoneRetention: .zero, scratch: Self.scratch(), logger: Logger(label: "test")))
+            #expect(report.tombstonesDropped == 10)
+            let head = try #require(try await log.heads()["Notes"])
+            #expect(head.expiryOffset == 50 && head.dropSequence == 2, "one past the last delete dropped; one compaction that dropped")
+
+            // B is built from the rows: the deletes are gone, so a token from before them expires.
+            let b = try await cluster.openDatabase(name, mirror: mirrorB, refreshInterval: nil).database
+            await #expect {
+                _ = try await b.fetchZoneChanges(in: zone, since: before)
+            } throws: { error in
+                (error as? RecordStoreError)?.code == .changeTokenExpired
+            }
+            let fromNil = try await b.fetchZoneChanges(in: zone, since: nil)
+            #expect(Set(fromNil.changedRecords.map(\.recordID.recordName)) == Set((10..<50).map { "n\($0)" }))
+            // A kept every delete in its own files: the same token is answered, deletes included.
+            let onA = try await a.fetchZoneChanges(in: zone, since: before)
+            #expect(Set(onA.deletions.map(\.recordID.recordName)) == Set((0..<10).map { "n\($0)" }))
+
+            // A token of B's holds on both nodes, and follows later writes.
+            let tokenB = fromNil.changeToken
+            _ = try await a.save(PostgresMirrorTests.note("later", "after", in: zone))
+            try await b.refresh()
+            #expect(try await b.fetchZoneChanges(in: zone, since: tokenB).changedRecords.map(\.recordID.recordName) == ["later"])
+            #expect(try await a.fetchZoneChanges(in: zone, since: tokenB).changedRecords.map(\.recordID.recordName) == ["later"])
             try b.close()
             try a.close()
         }

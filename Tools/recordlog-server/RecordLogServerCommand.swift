@@ -290,21 +290,28 @@ struct CompactDatabaseCommand: AsyncParsableCommand {
             Each zone's rows below its end are cleaned as a store's segments are (each record's \
             latest event kept, one-record commits merged into batches that compress) and replace \
             the old rows in one transaction, fenced: if another compaction of the zone finished \
-            first, nothing changes. Deletes are kept, so no device has to fetch from scratch. \
-            Safe while the cluster serves the database; a node whose mirror ends inside the \
-            replaced rows fetches that zone again.
+            first, nothing changes. Deletes are kept unless --retain says how long: a device \
+            whose change token predates a dropped delete then fetches from scratch \
+            (CHANGE_TOKEN_EXPIRED). Safe while the cluster serves the database; a node whose \
+            mirror ends inside the replaced rows fetches that zone again.
             """)
 
     @Option(help: "The cluster's PostgreSQL (postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE). Default: $RECORDLOG_POSTGRES_URL.")
     var postgres: String?
+    @Option(help: "Drop deletes older than SECONDS (default: keep every delete).") var retain: Int?
     @Argument(help: "The database's name.") var name: String
+
+    func validate() throws {
+        if let retain, retain < 0 { throw ValidationError("--retain takes a number of seconds, 0 or more") }
+    }
 
     func run() async throws {
         try await reportingErrors {
             let zones = try await ClusterDatabases(url: postgres ?? ProcessInfo.processInfo.environment["RECORDLOG_POSTGRES_URL"] ?? "")
-                .compactDatabase(name)
+                .compactDatabase(name, tombstoneRetention: retain.map { .seconds($0) })
             for zone in zones {
-                print("zone \(zone.zone): \(zone.bytesBefore) → \(zone.bytesAfter) bytes, \(zone.recordsRemoved) replaced versions removed")
+                print(
+                    "zone \(zone.zone): \(zone.bytesBefore) → \(zone.bytesAfter) bytes, \(zone.recordsRemoved) records removed, \(zone.deletesDropped) deletes dropped")
             }
             print("compacted database \(name): \(zones.count) zones changed")
         }

@@ -61,6 +61,30 @@ extension Partition {
         }
     }
 
+    /// Takes on the expiry offset and drop sequence of the log this partition copies (FORMAT.md
+    /// §14.5: a mirror built from rows a compaction cleaned holds what those rows hold, so it
+    /// answers change tokens as they say). Neither ever decreases; the drop sequence must be even.
+    ///
+    /// - Throws: `LogError.readOnly`; `invalidArguments`-like `malformedBatch` for an odd or
+    ///   negative drop sequence; the checkpoint's write errors.
+    package func adoptCleanerState(expiryOffset: Int64, dropSequence: Int64) throws {
+        try LogError.translating {
+            guard !options.readOnly else { throw LogError.readOnly }
+            guard dropSequence >= 0, dropSequence & 1 == 0, expiryOffset >= 0 else {
+                throw LogError.malformedBatch(reason: "a drop sequence must be even and not negative, not \(dropSequence)")
+            }
+            try compacting.withLock { _ in
+                let before = state.withLock { $0.cleaner }
+                var checkpoint = before
+                checkpoint.expiryOffset = max(before.expiryOffset, expiryOffset)
+                checkpoint.dropSequence = max(before.dropSequence, dropSequence)
+                guard checkpoint != before else { return }
+                try checkpoint.write(directory: directory)
+                state.withLock { $0.cleaner = checkpoint }
+            }
+        }
+    }
+
     /// The cleaner's state: where the log starts, how far it was cleaned, the expiry offset.
     package var cleanerState: (logStartOffset: Int64, cleanedThrough: Int64, expiryOffset: Int64) {
         state.withLock { ($0.segments.first?.baseOffset ?? $0.cleaner.logStartOffset, $0.cleaner.cleanedThrough, $0.cleaner.expiryOffset) }
