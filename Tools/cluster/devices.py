@@ -137,12 +137,18 @@ def main():
     views = {}
     for url in (args.check.split(",") if args.check else nodes):
         if url.startswith("@"):
-            # A node started again writes its address once it listens: wait for it, a while.
-            for _ in range(200):
-                url_file = url[1:]
+            # A node started again writes its address once it listens, maybe after the devices
+            # stopped (on a loaded machine a promotion takes seconds): wait, a while, for an
+            # address in the file that answers.
+            url_file, address = url[1:], ""
+            for _ in range(600):
                 address = open(url_file).read().strip() if os.path.exists(url_file) else ""
-                if address:
-                    break
+                try:
+                    if address:
+                        urllib.request.urlopen(address + "/health", timeout=1).read()
+                        break
+                except OSError:
+                    pass
                 time.sleep(0.1)
             url = address
         try:
