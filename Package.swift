@@ -304,6 +304,19 @@ let package = Package(
             dependencies: ["RecordStore"],
             path: "Tests/TuningSupport"
         ),
+        // The kinds of store a contract suite runs over (files, memory, PostgreSQL) and the test
+        // run's PostgreSQL: RecordStore's suites open their database of each, RecordSync's their
+        // remote, RecordServer's their server's storage.
+        .target(
+            name: "StoreKindSupport",
+            dependencies: [
+                "RecordLog",
+                "RecordStore",
+                "RecordPostgres",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/StoreKindSupport"
+        ),
         .testTarget(
             name: "StorageKitTests",
             dependencies: ["StorageKit", "TestSupport"]
@@ -314,11 +327,11 @@ let package = Package(
         ),
         .testTarget(
             name: "RecordStoreTests",
-            dependencies: ["RecordStore", "RecordPostgres", "TestSupport", "TuningSupport"]
+            dependencies: ["RecordStore", "StoreKindSupport", "TestSupport", "TuningSupport"]
         ),
         .testTarget(
             name: "RecordSyncTests",
-            dependencies: ["RecordSync", "RecordStore", "RecordLog", "Notes", "TestSupport"]
+            dependencies: ["RecordSync", "RecordStore", "RecordLog", "Notes", "StoreKindSupport", "TestSupport"]
         ),
         .testTarget(
             name: "NotesTests",
@@ -352,6 +365,8 @@ let package = Package(
                 "RecordWire",
                 "RecordSync",
                 "RecordStore",
+                "RecordPostgres",
+                "StoreKindSupport",
                 "TestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -20,23 +20,26 @@ import Testing
         return files
     }
 
-    @Test("two notes stores sync through the server; a wrong or missing token exits non-zero and changes nothing locally")
-    func twoStoresThroughServer() async throws {
-        let server = try await TestServer.start()
+    @Test(
+        "two notes stores sync through the server; a wrong or missing token exits non-zero and changes nothing locally",
+        arguments: ServerStorage.allCases)
+    func twoStoresThroughServer(storage: ServerStorage) async throws {
+        let server = try await TestServer.start(storage)
         let token = try #require(server.tokens["notes"])
+        let database = server.name("notes")
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("NotesServerSync-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         let (a, b, c) = (scratch + "/A", scratch + "/B", scratch + "/C")
         let url = server.url.absoluteString
 
         #expect(try await Self.notes(["--store", a, "add", "From A"]).status == 0)
-        let sentA = try await Self.notes(["--store", a, "sync", "--remote", url, "--database", "notes", "--token", token])
+        let sentA = try await Self.notes(["--store", a, "sync", "--remote", url, "--database", database, "--token", token])
         #expect(sentA.status == 0, "\(sentA.errorText)")
         #expect(sentA.outputText.contains("synced: sent"))
         #expect(try await Self.notes(["--store", b, "add", "From B"]).status == 0)
-        let syncB = try await Self.notes(["--store", b, "sync", "--remote", url, "--database", "notes"], environment: ["RECORDLOG_TOKEN": token])
+        let syncB = try await Self.notes(["--store", b, "sync", "--remote", url, "--database", database], environment: ["RECORDLOG_TOKEN": token])
         #expect(syncB.status == 0, "\(syncB.errorText)")
-        #expect(try await Self.notes(["--store", a, "sync", "--remote", url, "--database", "notes", "--token", token]).status == 0)
+        #expect(try await Self.notes(["--store", a, "sync", "--remote", url, "--database", database, "--token", token]).status == 0)
         for store in [a, b] {
             let list = try await Self.notes(["--store", store, "list", "--json"]).outputText
             #expect(list.contains("From A") && list.contains("From B"), "\(store): \(list)")
@@ -45,22 +48,22 @@ import Testing
         // A wrong token: exit 1, a message naming the refusal, not a byte written.
         #expect(try await Self.notes(["--store", b, "add", "Not yet synced"]).status == 0)
         let before = Self.snapshot(b)
-        let wrong = try await Self.notes(["--store", b, "sync", "--remote", url, "--database", "notes", "--token", "wrong"])
+        let wrong = try await Self.notes(["--store", b, "sync", "--remote", url, "--database", database, "--token", "wrong"])
         #expect(wrong.status == 1)
         #expect(wrong.errorText.contains("refused the token"), "\(wrong.errorText)")
         #expect(Self.snapshot(b) == before)
         // A token that starts with "-" (as one base64url token in 64 issued before tokens had
         // their prefix did) is the option's value, not an option: refused by the server, not a
         // usage error.
-        let dashed = try await Self.notes(["--store", b, "sync", "--remote", url, "--database", "notes", "--token", "-" + token.dropFirst(3)])
+        let dashed = try await Self.notes(["--store", b, "sync", "--remote", url, "--database", database, "--token", "-" + token.dropFirst(3)])
         #expect(dashed.status == 1, "\(dashed.errorText)")
         #expect(dashed.errorText.contains("refused the token"), "\(dashed.errorText)")
         #expect(Self.snapshot(b) == before)
         // No token at all: a usage error, nothing written; a store that does not exist is not created.
-        let missing = try await Self.notes(["--store", b, "sync", "--remote", url, "--database", "notes"], environment: ["RECORDLOG_TOKEN": ""])
+        let missing = try await Self.notes(["--store", b, "sync", "--remote", url, "--database", database], environment: ["RECORDLOG_TOKEN": ""])
         #expect(missing.status != 0 && missing.errorText.contains("token"), "\(missing.errorText)")
         #expect(Self.snapshot(b) == before)
-        let fresh = try await Self.notes(["--store", c, "sync", "--remote", url, "--database", "notes", "--token", "wrong"])
+        let fresh = try await Self.notes(["--store", c, "sync", "--remote", url, "--database", database, "--token", "wrong"])
         #expect(fresh.status == 1)
         #expect(!FileManager.default.fileExists(atPath: c))
         try await server.stopAndRemove()

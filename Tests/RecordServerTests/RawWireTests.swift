@@ -15,8 +15,10 @@ import Testing
         let server: TestServer
         var token: String { server.tokens["notes"] ?? "" }
 
-        static func start(configure: (inout RecordServerConfiguration) -> Void = { _ in }) async throws -> Client {
-            let client = Client(server: try await TestServer.start(configure: configure))
+        static func start(
+            _ storage: ServerStorage, configure: (inout RecordServerConfiguration) -> Void = { _ in }
+        ) async throws -> Client {
+            let client = Client(server: try await TestServer.start(storage, configure: configure))
             let created = try await client.post("zones/modify", #"{"operations": [{"operationType": "create", "zone": {"zoneID": {"zoneName": "Notes"}}}]}"#)
             #expect(created.status == 200, "\(created.body)")
             return client
@@ -80,9 +82,9 @@ import Testing
 
     // MARK: Field types
 
-    @Test("every field type round-trips in CloudKit Web Services' shape: value and type as sent")
-    func everyFieldType() async throws {
-        let client = try await Client.start()
+    @Test("every field type round-trips in CloudKit Web Services' shape: value and type as sent", arguments: ServerStorage.allCases)
+    func everyFieldType(storage: ServerStorage) async throws {
+        let client = try await Client.start(storage)
         _ = try await client.json("records/modify", #"{"saves": [{"recordName": "f1", "zoneID": {"zoneName": "Notes"}, "recordType": "Folder", "fields": {}}]}"#)
         let fields: [(String, String)] = [
             ("s", #"{"value": "Grüße \"quoted\"\n\ttab ☃ 𝄞 \u0001", "type": "STRING"}"#),
@@ -144,9 +146,11 @@ import Testing
 
     // MARK: The save rule
 
-    @Test("a save without changedKeys writes every field it sends, keeps the ones it does not send; a stale tag changes nothing")
-    func saveWritesWhatItSends() async throws {
-        let client = try await Client.start()
+    @Test(
+        "a save without changedKeys writes every field it sends, keeps the ones it does not send; a stale tag changes nothing",
+        arguments: ServerStorage.allCases)
+    func saveWritesWhatItSends(storage: ServerStorage) async throws {
+        let client = try await Client.start(storage)
         let created = try await client.json(
             "records/modify",
             #"{"saves": [{"recordName": "n1", "zoneID": {"zoneName": "Notes"}, "recordType": "Note", "fields": {"title": {"value": "Milk", "type": "STRING"}, "body": {"value": "2 litres", "type": "STRING"}}}]}"#)
@@ -180,9 +184,11 @@ import Testing
         try await client.stop()
     }
 
-    @Test("with changedKeys exactly those keys are written: a listed key absent from fields is removed; a null field is removed")
-    func changedKeysRule() async throws {
-        let client = try await Client.start()
+    @Test(
+        "with changedKeys exactly those keys are written: a listed key absent from fields is removed; a null field is removed",
+        arguments: ServerStorage.allCases)
+    func changedKeysRule(storage: ServerStorage) async throws {
+        let client = try await Client.start(storage)
         let created = try await client.json(
             "records/modify",
             #"{"saves": [{"recordName": "n1", "zoneID": {"zoneName": "Notes"}, "recordType": "Note", "fields": {"a": {"value": "1", "type": "STRING"}, "b": {"value": "2", "type": "STRING"}, "c": {"value": "3", "type": "STRING"}}}]}"#)
@@ -204,9 +210,11 @@ import Testing
         try await client.stop()
     }
 
-    @Test("savePolicy changedKeys writes over a stale tag; allKeys writes every field and may change the type")
-    func policies() async throws {
-        let client = try await Client.start()
+    @Test(
+        "savePolicy changedKeys writes over a stale tag; allKeys writes every field and may change the type",
+        arguments: ServerStorage.allCases)
+    func policies(storage: ServerStorage) async throws {
+        let client = try await Client.start(storage)
         _ = try await client.json(
             "records/modify",
             #"{"saves": [{"recordName": "n1", "zoneID": {"zoneName": "Notes"}, "recordType": "Note", "fields": {"a": {"value": 1, "type": "INT64"}, "b": {"value": 2, "type": "INT64"}}}]}"#)
@@ -226,9 +234,11 @@ import Testing
 
     // MARK: Every endpoint
 
-    @Test("lookup, query with filterBy, sortBy and a continuation, delete: CloudKit Web Services' bodies")
-    func queryAndDelete() async throws {
-        let client = try await Client.start()
+    @Test(
+        "lookup, query with filterBy, sortBy and a continuation, delete: CloudKit Web Services' bodies",
+        arguments: ServerStorage.allCases)
+    func queryAndDelete(storage: ServerStorage) async throws {
+        let client = try await Client.start(storage)
         let saves = (0..<3).map {
             #"{"recordName": "n\#($0)", "zoneID": {"zoneName": "Notes"}, "recordType": "Note", "fields": {"title": {"value": "Buy \#($0)", "type": "STRING"}, "rank": {"value": \#(10 - $0), "type": "INT64"}}}"#
         }
@@ -254,9 +264,9 @@ import Testing
         try await client.stop()
     }
 
-    @Test("zone and database changes by token, with deletions, moreComing and the client change token")
-    func changes() async throws {
-        let client = try await Client.start()
+    @Test("zone and database changes by token, with deletions, moreComing and the client change token", arguments: ServerStorage.allCases)
+    func changes(storage: ServerStorage) async throws {
+        let client = try await Client.start(storage)
         let database = try await client.json("changes/database", "{}")
         #expect((database["changedZones"] as? [[String: Any]])?.contains { $0["zoneName"] as? String == "Notes" } == true)
         let databaseToken = try #require(database["syncToken"] as? String)
@@ -287,9 +297,9 @@ import Testing
         try await client.stop()
     }
 
-    @Test("zones: list and delete; subscriptions of each type: create, list, delete")
-    func zonesAndSubscriptions() async throws {
-        let client = try await Client.start()
+    @Test("zones: list and delete; subscriptions of each type: create, list, delete", arguments: ServerStorage.allCases)
+    func zonesAndSubscriptions(storage: ServerStorage) async throws {
+        let client = try await Client.start(storage)
         let zones = try Self.object(try await client.get("zones/list").body)
         let notes = try #require((zones["zones"] as? [[String: Any]])?.first { ($0["zoneID"] as? [String: Any])?["zoneName"] as? String == "Notes" })
         #expect(notes["syncToken"] is String && notes["atomic"] as? Bool == true)
@@ -317,13 +327,13 @@ import Testing
         try await client.stop()
     }
 
-    @Test("a subscription's notifications arrive as Server-Sent Events with a plain JSON data line")
-    func notifications() async throws {
-        let client = try await Client.start()
+    @Test("a subscription's notifications arrive as Server-Sent Events with a plain JSON data line", arguments: ServerStorage.allCases)
+    func notifications(storage: ServerStorage) async throws {
+        let client = try await Client.start(storage)
         _ = try await client.json(
             "subscriptions/modify",
             #"{"operations": [{"operationType": "create", "subscription": {"subscriptionID": "notes", "subscriptionType": "zone", "zoneID": {"zoneName": "Notes"}}}]}"#)
-        var request = HTTPClientRequest(url: client.server.url.absoluteString + "/v1/databases/notes/subscriptions/notes/notifications")
+        var request = HTTPClientRequest(url: client.server.address("/v1/databases/notes/subscriptions/notes/notifications"))
         request.headers.add(name: "Authorization", value: "Bearer \(client.token)")
         let response = try await TestServer.rawClient.execute(request, timeout: .seconds(600))
         #expect(response.status == .ok)
@@ -347,9 +357,11 @@ import Testing
 
     // MARK: Pages and compression
 
-    @Test("'as many as possible' ends a page at the byte budget with moreComing; the pages chain to every change once")
-    func byteBudget() async throws {
-        let client = try await Client.start { $0.maximumPageBytes = 8 * 1024 }
+    @Test(
+        "'as many as possible' ends a page at the byte budget with moreComing; the pages chain to every change once",
+        arguments: ServerStorage.allCases)
+    func byteBudget(storage: ServerStorage) async throws {
+        let client = try await Client.start(storage) { $0.maximumPageBytes = 8 * 1024 }
         let text = String(repeating: "x", count: 500)
         for batch in 0..<4 {
             let saves = (0..<25).map {
@@ -377,14 +389,16 @@ import Testing
         try await client.stop()
     }
 
-    @Test("an answer is gzip'd when the request accepts gzip and is not small; it inflates to the plain answer")
-    func gzip() async throws {
-        let client = try await Client.start()
+    @Test(
+        "an answer is gzip'd when the request accepts gzip and is not small; it inflates to the plain answer",
+        arguments: ServerStorage.allCases)
+    func gzip(storage: ServerStorage) async throws {
+        let client = try await Client.start(storage)
         let saves = (0..<50).map { #"{"recordName": "n\#($0)", "zoneID": {"zoneName": "Notes"}, "recordType": "Note", "fields": {"text": {"value": "Buy milk and bread \#($0)", "type": "STRING"}}}"#  }
         _ = try await client.json("records/modify", #"{"saves": [\#(saves.joined(separator: ","))]}"#)
         let body = #"{"zones": [{"zoneID": {"zoneName": "Notes"}}]}"#
         func post(_ encoding: String?) async throws -> (encoding: String?, body: ByteBuffer) {
-            var request = HTTPClientRequest(url: client.server.url.absoluteString + "/v1/databases/notes/changes/zone")
+            var request = HTTPClientRequest(url: client.server.address("/v1/databases/notes/changes/zone"))
             request.method = .POST
             request.headers.add(name: "Authorization", value: "Bearer \(client.token)")
             if let encoding { request.headers.add(name: "Accept-Encoding", value: encoding) }
@@ -411,9 +425,9 @@ import Testing
 
     // MARK: Errors
 
-    @Test("an atomic modify with one bad item writes nothing: PARTIAL_FAILURE naming each item")
-    func partialFailure() async throws {
-        let client = try await Client.start()
+    @Test("an atomic modify with one bad item writes nothing: PARTIAL_FAILURE naming each item", arguments: ServerStorage.allCases)
+    func partialFailure(storage: ServerStorage) async throws {
+        let client = try await Client.start(storage)
         let answer = try await client.post(
             "records/modify",
             #"{"saves": [{"recordName": "ok", "zoneID": {"zoneName": "Notes"}, "recordType": "Note", "fields": {}}, {"recordName": "bad", "zoneID": {"zoneName": "Notes"}, "recordType": "9Note", "fields": {}}]}"#)
@@ -429,7 +443,7 @@ import Testing
 
     @Test(
         "a body that is not JSON, or not the shape, is 400 BAD_REQUEST naming the key path, and writes nothing",
-        arguments: [
+        arguments: ServerStorage.allCases, [
             (#"{"saves": [{"recordName": "x", "recordType": "Note", "fields": {"t": {"value": 1, "type": "NUMBER"}}}]}"#, "saves[0].fields.t.type"),
             (#"{"saves": [{"recordName": "x", "recordType": "Note", "fields": {"t": {"value": 1.5, "type": "INT64"}}}]}"#, "saves[0].fields.t.value"),
             (#"{"saves": [{"recordName": "x", "recordType": "Note", "fields": {"t": {"value": "2024", "type": "TIMESTAMP"}}}]}"#, "saves[0].fields.t.value"),
@@ -440,8 +454,9 @@ import Testing
             (#"{"saves": [{"recordName": "x", "recordType": "Note", "fields": {}}]"#, "not JSON"),
             (#"{"saves": [{"recordName": "x", "recordType": "Note", "fields": {}, "fields": {}}]}"#, "twice"),
         ])
-    func badBodies(body: String, named: String) async throws {
-        let client = try await Client.start()
+    func badBodies(storage: ServerStorage, bad: (body: String, named: String)) async throws {
+        let (body, named) = bad
+        let client = try await Client.start(storage)
         let answer = try await client.post("records/modify", body)
         #expect(answer.status == 400, "\(answer.body)")
         let error = try Self.object(answer.body)

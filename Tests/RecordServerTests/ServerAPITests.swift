@@ -15,9 +15,9 @@ import Testing
         return record
     }
 
-    @Test("zones: save (twice is the same zone), list, delete; deleting a missing zone is zoneNotFound")
-    func zones() async throws {
-        let server = try await TestServer.start()
+    @Test("zones: save (twice is the same zone), list, delete; deleting a missing zone is zoneNotFound", arguments: ServerStorage.allCases)
+    func zones(storage: ServerStorage) async throws {
+        let server = try await TestServer.start(storage)
         let remote = server.remote()
         let saved = try await remote.save(RecordZone(zoneID: zone))
         #expect(saved.zoneID == zone)
@@ -35,9 +35,9 @@ import Testing
         try await server.stopAndRemove()
     }
 
-    @Test("records: modify, lookup (with desiredKeys), query with pages, non-atomic per-item errors")
-    func records() async throws {
-        let server = try await TestServer.start()
+    @Test("records: modify, lookup (with desiredKeys), query with pages, non-atomic per-item errors", arguments: ServerStorage.allCases)
+    func records(storage: ServerStorage) async throws {
+        let server = try await TestServer.start(storage)
         let remote = server.remote()
         try await remote.save(RecordZone(zoneID: zone))
         let notes = (0..<5).map { note("n\($0)", "note \($0)") }
@@ -77,9 +77,11 @@ import Testing
         try await server.stopAndRemove()
     }
 
-    @Test("changes: database changes, several zones' changes with pages, deletions, tokens and the client change token")
-    func changes() async throws {
-        let server = try await TestServer.start()
+    @Test(
+        "changes: database changes, several zones' changes with pages, deletions, tokens and the client change token",
+        arguments: ServerStorage.allCases)
+    func changes(storage: ServerStorage) async throws {
+        let server = try await TestServer.start(storage)
         let remote = server.remote()
         let other = ZoneID(zoneName: "Other")
         try await remote.save(RecordZone(zoneID: zone))
@@ -115,9 +117,9 @@ import Testing
         try await server.stopAndRemove()
     }
 
-    @Test("subscriptions: save, list, notifications after each commit, delete ends the stream")
-    func subscriptions() async throws {
-        let server = try await TestServer.start()
+    @Test("subscriptions: save, list, notifications after each commit, delete ends the stream", arguments: ServerStorage.allCases)
+    func subscriptions(storage: ServerStorage) async throws {
+        let server = try await TestServer.start(storage)
         let remote = server.remote()
         try await remote.save(RecordZone(zoneID: zone))
         let subscription = Subscription(id: "notes zone", kind: .zone(zone))
@@ -137,9 +139,9 @@ import Testing
         try await server.stopAndRemove()
     }
 
-    @Test("a retry with the same client change token writes nothing and answers the first answer")
-    func idempotentRetry() async throws {
-        let server = try await TestServer.start()
+    @Test("a retry with the same client change token writes nothing and answers the first answer", arguments: ServerStorage.allCases)
+    func idempotentRetry(storage: ServerStorage) async throws {
+        let server = try await TestServer.start(storage)
         let remote = server.remote()
         try await remote.save(RecordZone(zoneID: zone))
         let token = Data("once".utf8)

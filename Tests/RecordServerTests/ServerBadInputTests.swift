@@ -11,7 +11,7 @@ import Testing
 @Suite struct ServerBadInputTests {
     @Test(
         "malformed or mis-shaped bodies are 400 BAD_REQUEST naming what is wrong",
-        arguments: [
+        arguments: ServerStorage.allCases, [
             ("records/modify", "{not json"),
             ("records/modify", "[]"),
             ("records/modify", "{\"saves\": [{\"recordType\": \"Note\"}]}"),
@@ -32,8 +32,9 @@ import Testing
             ("zones/modify", "{\"operations\": [{\"operationType\": \"explode\"}]}"),
             ("subscriptions/modify", "{\"operations\": [{\"operationType\": \"delete\"}]}"),
         ])
-    func malformed(endpoint: String, body: String) async throws {
-        let server = try await TestServer.start()
+    func malformed(storage: ServerStorage, request: (endpoint: String, body: String)) async throws {
+        let (endpoint, body) = request
+        let server = try await TestServer.start(storage)
         let answer = try await server.raw(.POST, "/v1/databases/notes/\(endpoint)", body: body, token: server.tokens["notes"])
         #expect((400..<500).contains(answer.status), "\(endpoint) \(body) answered \(answer.status): \(answer.body)")
         let error = try #require(answer.error, "no error body: \(answer.body)")
@@ -47,9 +48,11 @@ import Testing
     /// Found by schemathesis: a location the store cannot encode answered 500. The store now
     /// refuses such a subscription itself, so, as for every item of a modify, the answer is the
     /// operation's own error (CloudKit Web Services' per-subscription results), and nothing is saved.
-    @Test("a subscription whose query holds a location that is not finite is refused as its own item, BAD_REQUEST, and not saved")
-    func nonFiniteSubscription() async throws {
-        let server = try await TestServer.start()
+    @Test(
+        "a subscription whose query holds a location that is not finite is refused as its own item, BAD_REQUEST, and not saved",
+        arguments: ServerStorage.allCases)
+    func nonFiniteSubscription(storage: ServerStorage) async throws {
+        let server = try await TestServer.start(storage)
         let body = "{\"operations\": [{\"operationType\": \"create\", \"subscription\": {\"subscriptionID\": \"s\", \"subscriptionType\": \"query\", "
             + "\"query\": {\"recordType\": \"T\", \"sortBy\": [{\"fieldName\": \"k\", \"ascending\": true, "
             + "\"relativeLocation\": {\"latitude\": 1, \"longitude\": \"-inf\"}}]}, \"firesOn\": [\"create\"]}}]}"
@@ -62,9 +65,11 @@ import Testing
         try await server.stopAndRemove()
     }
 
-    @Test("an empty body, a body over the limit, more than 400 items, a record over 1 MB: 400 or 413 LIMIT_EXCEEDED")
-    func limits() async throws {
-        let server = try await TestServer.start { $0.maximumRequestBodySize = 4 << 20 }
+    @Test(
+        "an empty body, a body over the limit, more than 400 items, a record over 1 MB: 400 or 413 LIMIT_EXCEEDED",
+        arguments: ServerStorage.allCases)
+    func limits(storage: ServerStorage) async throws {
+        let server = try await TestServer.start(storage) { $0.maximumRequestBodySize = 4 << 20 }
         let token = server.tokens["notes"]
         let empty = try await server.raw(.POST, "/v1/databases/notes/records/modify", body: "", token: token)
         #expect(empty.status == 400 && empty.error?.serverErrorCode == .invalidArguments)
@@ -101,23 +106,24 @@ import Testing
         try await server.stopAndRemove()
     }
 
-    @Test("unknown paths are 404 UNKNOWN_PATH with an error body", arguments: [
+    @Test("unknown paths are 404 UNKNOWN_PATH with an error body", arguments: ServerStorage.allCases, [
         "/nope", "/v1/databases/notes", "/v1", "/v1/databases/notes/records/nothing", "/v1/databases/notes/subscriptions/a/b/notifications",
     ])
-    func unknownPaths(path: String) async throws {
-        let server = try await TestServer.start()
+    func unknownPaths(storage: ServerStorage, path: String) async throws {
+        let server = try await TestServer.start(storage)
         let answer = try await server.raw(.GET, path, token: server.tokens["notes"])
         #expect(answer.status == 404, "\(path): \(answer.status)")
         #expect(answer.error?.serverErrorCode == .unknownPath)
         try await server.stopAndRemove()
     }
 
-    @Test("a known path asked with another method is 405 METHOD_NOT_ALLOWED, with Allow", arguments: [
+    @Test("a known path asked with another method is 405 METHOD_NOT_ALLOWED, with Allow", arguments: ServerStorage.allCases, [
         ("GET", "/v1/databases/notes/records/modify", "POST"), ("POST", "/health", "GET"), ("DELETE", "/v1/databases/notes/zones/list", "GET"),
         ("TRACE", "/metrics", "GET"), ("PUT", "/v1/databases/x/subscriptions/s/notifications", "GET"),
     ])
-    func otherMethods(method: String, path: String, allowed: String) async throws {
-        let server = try await TestServer.start()
+    func otherMethods(storage: ServerStorage, request: (method: String, path: String, allowed: String)) async throws {
+        let (method, path, allowed) = request
+        let server = try await TestServer.start(storage)
         let answer = try await server.raw(.RAW(value: method), path, token: server.tokens["notes"])
         #expect(answer.status == 405, "\(method) \(path): \(answer.status)")
         #expect(answer.error?.serverErrorCode == .methodNotAllowed)
@@ -125,9 +131,9 @@ import Testing
         try await server.stopAndRemove()
     }
 
-    @Test("a client's request ID is kept when sane and replaced when not")
-    func requestIDs() async throws {
-        let server = try await TestServer.start()
+    @Test("a client's request ID is kept when sane and replaced when not", arguments: ServerStorage.allCases)
+    func requestIDs(storage: ServerStorage) async throws {
+        let server = try await TestServer.start(storage)
         let kept = try await server.raw(.GET, "/health", headers: [("X-Request-ID", "abc-123.x_y")])
         #expect(kept.header("X-Request-ID") == "abc-123.x_y")
         let replaced = try await server.raw(.GET, "/health", headers: [("X-Request-ID", "<script>")])
@@ -135,16 +141,18 @@ import Testing
         try await server.stopAndRemove()
     }
 
-    @Test("beyond the concurrent request limit a database answers 429 THROTTLED with retryAfter; the client waits and retries")
-    func throttling() async throws {
-        let server = try await TestServer.start {
+    @Test(
+        "beyond the concurrent request limit a database answers 429 THROTTLED with retryAfter; the client waits and retries",
+        arguments: ServerStorage.allCases)
+    func throttling(storage: ServerStorage) async throws {
+        let server = try await TestServer.start(storage) {
             $0.maximumConcurrentRequestsPerDatabase = 1
             $0.throttledRetryAfter = 0.05
         }
         let token = try #require(server.tokens["notes"])
         // A request whose body has not finished holds the database's one slot.
         let (body, upload) = AsyncStream<ByteBuffer>.makeStream()
-        var request = HTTPClientRequest(url: server.url.absoluteString + "/v1/databases/notes/records/lookup")
+        var request = HTTPClientRequest(url: server.address("/v1/databases/notes/records/lookup"))
         request.method = .POST
         request.headers.add(name: "Authorization", value: "Bearer \(token)")
         request.body = .stream(body, length: .unknown)
@@ -156,7 +164,7 @@ import Testing
         var held = false
         let deadline = ContinuousClock.now + .seconds(600)
         while !held, ContinuousClock.now < deadline {
-            held = try await server.raw(.GET, "/metrics").body.contains("recordlog_requests_in_flight{database=\"notes\"} 1")
+            held = try await server.raw(.GET, "/metrics").body.contains("recordlog_requests_in_flight{database=\"\(server.name())\"} 1")
         }
         #expect(held)
         let throttled: RawAnswer? = try await server.raw(.GET, "/v1/databases/notes/zones/list", token: token)

@@ -3,15 +3,16 @@ import NIOHTTP1
 import RecordClient
 import RecordServer
 import RecordStore
+import StoreKindSupport
 import Synchronization
 import Testing
 
 /// Two `recordlog-server` processes serving the same databases from one PostgreSQL, as a
 /// cluster runs them: any node serves any database, a device may switch nodes between any two
 /// requests, and a node killed mid-load costs no acknowledged save.
-@Suite(.enabled(if: ClusterPostgres.url != nil, "set RECORDLOG_POSTGRES_URL to run them (.ci/run starts PostgreSQL)"))
+@Suite(.enabled(if: TestCluster.url != nil, "set RECORDLOG_POSTGRES_URL to run them (.ci/run starts PostgreSQL)"))
 struct ServerClusterTests {
-    static let postgres = ClusterPostgres.url
+    static let postgres = TestCluster.url
     let zone = ZoneID(zoneName: "Notes")
 
     /// A node with a cache directory of its own.
@@ -198,9 +199,4 @@ final class KilledFlag: Sendable {
     private let flag = Atomic<Bool>(false)
     var isSet: Bool { flag.load(ordering: .acquiring) }
     func set() { flag.store(true, ordering: .releasing) }
-}
-
-/// The PostgreSQL the cluster tests run on (.ci/run starts one and sets `RECORDLOG_POSTGRES_URL`).
-enum ClusterPostgres {
-    static let url = ProcessInfo.processInfo.environment["RECORDLOG_POSTGRES_URL"]
 }

@@ -7,9 +7,11 @@ import Testing
 @Suite struct ServerConflictTests {
     let zone = ZoneID(zoneName: "Notes")
 
-    @Test("a stale save answers serverRecordChanged with the server's, the client's and the ancestor record, as a local database does")
-    func conflictRoundTrip() async throws {
-        let server = try await TestServer.start()
+    @Test(
+        "a stale save answers serverRecordChanged with the server's, the client's and the ancestor record, as a local database does",
+        arguments: ServerStorage.allCases)
+    func conflictRoundTrip(storage: ServerStorage) async throws {
+        let server = try await TestServer.start(storage)
         let remote = server.remote()
         try await remote.save(RecordZone(zoneID: zone))
         var original = Record(recordType: "Note", recordID: RecordID(recordName: "n1", zoneID: zone))
@@ -54,9 +56,9 @@ import Testing
         try await server.stopAndRemove()
     }
 
-    @Test("an atomic batch with one bad item writes nothing: the others are batchRequestFailed")
-    func atomicBatch() async throws {
-        let server = try await TestServer.start()
+    @Test("an atomic batch with one bad item writes nothing: the others are batchRequestFailed", arguments: ServerStorage.allCases)
+    func atomicBatch(storage: ServerStorage) async throws {
+        let server = try await TestServer.start(storage)
         let remote = server.remote()
         try await remote.save(RecordZone(zoneID: zone))
         let good = Record(recordType: "Note", recordID: RecordID(recordName: "good", zoneID: zone))

@@ -14,9 +14,11 @@ import Testing
         _ = try await remote.modifyRecords(saving: [record], deleting: [], savePolicy: .ifServerRecordUnchanged, atomically: true, clientChangeTokenData: nil)
     }
 
-    @Test("a stream that drops (the server stops) ends; after reconnecting, fetching from the last token returns every change made meanwhile")
-    func dropAndReconnect() async throws {
-        let first = try await TestServer.start()
+    @Test(
+        "a stream that drops (the server stops) ends; after reconnecting, fetching from the last token returns every change made meanwhile",
+        arguments: ServerStorage.allCases)
+    func dropAndReconnect(storage: ServerStorage) async throws {
+        let first = try await TestServer.start(storage)
         let writer = first.remote()
         try await writer.save(RecordZone(zoneID: zone))
         _ = try await writer.save(Subscription(id: "notes", kind: .zone(zone)))
@@ -36,15 +38,15 @@ import Testing
         try await first.stop()
         #expect(await iterator.next() == nil)
 
-        // Meanwhile other devices write (here, straight into the store, as no server runs).
-        let store = try await Database(directory: first.root + "/databases/notes")
-        for name in ["b", "c"] {
-            _ = try await store.save(Record(recordType: "Note", recordID: RecordID(recordName: name, zoneID: zone)))
+        // Meanwhile other devices write (here, straight into the database, as no server runs).
+        try await first.withDatabase { store in
+            for name in ["b", "c"] {
+                _ = try await store.save(Record(recordType: "Note", recordID: RecordID(recordName: name, zoneID: zone)))
+            }
         }
-        try store.close()
 
         // The server is back (another port); the device reconnects, then fetches from its token.
-        let second = try await TestServer.start(databases: ["notes"], root: first.root, tokens: first.tokens)
+        let second = try await first.restarted()
         let again = second.remote()
         let resumed = try await again.notifications(for: "notes")
         var more = true
@@ -70,9 +72,11 @@ import Testing
         return line.flatMap { Double($0.split(separator: " ").last ?? "") }
     }
 
-    @Test("a client that goes closes its stream on the server (the active-streams gauge returns to zero)")
-    func clientGoes() async throws {
-        let server = try await TestServer.start()
+    @Test(
+        "a client that goes closes its stream on the server (the active-streams gauge returns to zero)",
+        arguments: ServerStorage.allCases)
+    func clientGoes(storage: ServerStorage) async throws {
+        let server = try await TestServer.start(storage)
         let remote = server.remote()
         try await remote.save(RecordZone(zoneID: zone))
         _ = try await remote.save(Subscription(id: "all", kind: .database))

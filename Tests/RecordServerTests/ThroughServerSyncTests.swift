@@ -14,10 +14,10 @@ import Testing
 
     enum Step: CaseIterable { case addNote, editNote, deleteNote, addFolder, renameFolder, deleteFolder, toggleOffline, sync }
 
-    @Test("three devices syncing through recordlog-server converge to the server's database", arguments: 0..<3)
-    func converge(seed: UInt64) async throws {
+    @Test("three devices syncing through recordlog-server converge to the server's database", arguments: ServerStorage.allCases, 0..<3)
+    func converge(storage: ServerStorage, seed: UInt64) async throws {
         var random = SeededGenerator(seed: 0xC0FF_EE00 + seed)
-        let server = try await TestServer.start()
+        let server = try await TestServer.start(storage)
         let remote = server.remote()
         var devices: [Database] = []
         var engines: [SyncEngine] = []

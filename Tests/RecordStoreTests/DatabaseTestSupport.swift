@@ -1,48 +1,10 @@
 import Foundation
 import RecordLog
-import RecordPostgres
 @testable import RecordStore
-import Logging
 import Testing
 import TestSupport
-
-/// What a test database keeps its partitions in: the suites whose behaviour does not depend on
-/// files run against each, so that ``Database/inMemory(maximumItemsPerRequest:logger:)`` and a
-/// database on PostgreSQL keep the semantics of a store on disk.
-enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
-    /// Segment files in a temporary directory.
-    case files
-    /// Memory only (`Database.inMemory()`).
-    case memory
-    /// Rows of PostgreSQL (`RECORDLOG_POSTGRES_URL`, which .ci/run sets), served through a
-    /// mirror in a temporary directory, as a recordlog-server node of a cluster serves them.
-    case postgres
-
-    /// Every kind this run can open: PostgreSQL only when the tests have one (under CI they
-    /// always do: RecordPostgresTests fails otherwise).
-    static var allCases: [StoreKind] { TestCluster.shared == nil ? [.files, .memory] : [.files, .memory, .postgres] }
-
-    /// The kinds whose zones compact: not PostgreSQL's yet (its rows are kept whole, and
-    /// `compact()` says so).
-    static var compactable: [StoreKind] { [.files, .memory] }
-
-    var testDescription: String { rawValue }
-}
-
-/// The PostgreSQL the `.postgres` databases live in: one connection pool for the test process,
-/// running until it exits; each database gets a name of its own.
-enum TestCluster {
-    static let shared: PostgresCluster? = {
-        guard let url = ProcessInfo.processInfo.environment["RECORDLOG_POSTGRES_URL"],
-            let cluster = try? PostgresCluster(url: url, connections: 30)
-        else { return nil }
-        Task.detached { await cluster.run() }
-        return cluster
-    }()
-
-    /// The tables, created once.
-    static let prepared = Task { try await shared?.prepare() }
-}
+// StoreKind, TestCluster and openTemporaryDatabase, shared with RecordSync's and RecordServer's suites.
+@_exported import StoreKindSupport
 
 /// Runs `body` with a new temporary database of `kind` and removes it afterwards (its directory,
 /// for files), whether `body` returns or throws.
@@ -58,29 +20,6 @@ func withTemporaryDatabase<T>(
     } catch {
         try? database.removeTemporaryDirectory()
         throw error
-    }
-}
-
-/// A new database of `kind`: in a fresh temporary directory, or in memory. The caller removes it
-/// with `removeTemporaryDirectory()`.
-func openTemporaryDatabase(
-    _ kind: StoreKind, durability: LogOptions.Durability = .noSyncUnsafe, maximumItemsPerRequest: Int? = nil
-) async throws -> Database {
-    let items = maximumItemsPerRequest ?? Database.defaultMaximumItemsPerRequest
-    switch kind {
-    case .files:
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("RecordStore-\(UUID().uuidString)").path
-        return try await Database(directory: path, durability: durability, maximumItemsPerRequest: items)
-    case .memory:
-        return try await Database.inMemory(maximumItemsPerRequest: items)
-    case .postgres:
-        guard let cluster = TestCluster.shared else { throw LogError.sharedLogUnavailable(reason: "RECORDLOG_POSTGRES_URL is not set") }
-        try await TestCluster.prepared.value
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("RecordStore-pg-\(UUID().uuidString)").path
-        let name = "test-\(UUID().uuidString.lowercased())"
-        return try await Database(
-            directory: path, sharedLog: try await PostgresMirrorLog.open(directory: path, remote: cluster.log(of: name), logger: Logger(label: "test")),
-            maximumItemsPerRequest: items, refreshInterval: nil, logger: Logger(label: "test"))
     }
 }
 

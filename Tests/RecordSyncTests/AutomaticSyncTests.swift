@@ -1,6 +1,7 @@
 import Foundation
 import RecordStore
 import RecordSync
+import StoreKindSupport
 import Testing
 
 @Suite("Sync: automatic mode")
@@ -13,9 +14,9 @@ struct AutomaticSyncTests {
 
     @Test(
         "a save on one device reaches the other with no call: sent after the local commit, fetched on the remote's notification",
-        .timeLimit(.minutes(10)))
-    func saveTravels() async throws {
-        let remote = try await Database.temporary()
+        .timeLimit(.minutes(10)), arguments: StoreKind.allCases)
+    func saveTravels(remote kind: StoreKind) async throws {
+        let remote = try await openTemporaryDatabase(kind)
         let a = try await Database.temporary()
         let b = try await Database.temporary()
         defer {

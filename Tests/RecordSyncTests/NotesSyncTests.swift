@@ -2,13 +2,16 @@ import Foundation
 import Notes
 import RecordStore
 import RecordSync
+import StoreKindSupport
 import Testing
 
 @Suite("Sync: the Notes app on two devices")
 struct NotesSyncTests {
-    @Test("notes and folders made through NotesManager on two devices converge; a folder deleted on one takes its notes on the other")
-    func notesManagersConverge() async throws {
-        let remote = try await Database.temporary()
+    @Test(
+        "notes and folders made through NotesManager on two devices converge; a folder deleted on one takes its notes on the other",
+        arguments: StoreKind.allCases)
+    func notesManagersConverge(remote kind: StoreKind) async throws {
+        let remote = try await openTemporaryDatabase(kind)
         let phoneStore = try await Database.temporary()
         let laptopStore = try await Database.temporary()
         defer { for store in [phoneStore, laptopStore, remote] { try? store.removeTemporaryDirectory() } }

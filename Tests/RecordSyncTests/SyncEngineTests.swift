@@ -2,14 +2,15 @@ import Foundation
 import RecordLog
 import RecordStore
 import RecordSync
+import StoreKindSupport
 import TestSupport
 import Testing
 
 @Suite("Sync: two devices and a remote")
 struct SyncEngineTests {
-    @Test("saves, edits and deletes on every side converge, and every device equals the remote")
-    func convergence() async throws {
-        let world = try await SyncWorld.make(devices: 2)
+    @Test("saves, edits and deletes on every side converge, and every device equals the remote", arguments: StoreKind.allCases)
+    func convergence(remote kind: StoreKind) async throws {
+        let world = try await SyncWorld.make(remote: kind, devices: 2)
         defer { try? world.close() }
         let (a, b) = (world.devices[0], world.devices[1])
         try await a.put(folder("f1", "Work"))
@@ -31,9 +32,9 @@ struct SyncEngineTests {
         for engine in world.engines { #expect(try await engine.pendingChangeCount() == 0) }
     }
 
-    @Test("a save is pending from the commit that made it, survives a reopen, and is gone once acknowledged")
-    func outboxIsDurableWithTheEdit() async throws {
-        let remote = try await Database.temporary()
+    @Test("a save is pending from the commit that made it, survives a reopen, and is gone once acknowledged", arguments: StoreKind.allCases)
+    func outboxIsDurableWithTheEdit(remote kind: StoreKind) async throws {
+        let remote = try await openTemporaryDatabase(kind)
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("SyncDevice-\(UUID().uuidString)").path
         defer {
             try? FileManager.default.removeItem(atPath: path)
@@ -56,9 +57,11 @@ struct SyncEngineTests {
         try device.close()
     }
 
-    @Test("pending changes fold: save A, B, A sends two saves; save then delete, a delete; delete then save, a save")
-    func pendingChangesFold() async throws {
-        let world = try await SyncWorld.make(devices: 1)
+    @Test(
+        "pending changes fold: save A, B, A sends two saves; save then delete, a delete; delete then save, a save",
+        arguments: StoreKind.allCases)
+    func pendingChangesFold(remote kind: StoreKind) async throws {
+        let world = try await SyncWorld.make(remote: kind, devices: 1)
         defer { try? world.close() }
         let (device, engine) = (world.devices[0], world.engines[0])
         try await device.put(note("gone", "x"))
@@ -97,9 +100,9 @@ struct SyncEngineTests {
         #expect(try await appRecords(world.remote)[SyncWorld.zone]?["back"]?.fields["text"] == .string("new"))
     }
 
-    @Test("conflicting edits merge field by field against the ancestor; both devices end equal")
-    func threeWayMerge() async throws {
-        let world = try await SyncWorld.make(devices: 2)
+    @Test("conflicting edits merge field by field against the ancestor; both devices end equal", arguments: StoreKind.allCases)
+    func threeWayMerge(remote kind: StoreKind) async throws {
+        let world = try await SyncWorld.make(remote: kind, devices: 2)
         defer { try? world.close() }
         let (a, b) = (world.devices[0], world.devices[1])
         var record = note("n1", "text")
@@ -132,9 +135,9 @@ struct SyncEngineTests {
         #expect(try await appRecords(b) == appRecords(world.remote))
     }
 
-    @Test("a zone deleted on the remote is deleted on every device")
-    func remoteZoneDeletion() async throws {
-        let world = try await SyncWorld.make(devices: 2)
+    @Test("a zone deleted on the remote is deleted on every device", arguments: StoreKind.allCases)
+    func remoteZoneDeletion(remote kind: StoreKind) async throws {
+        let world = try await SyncWorld.make(remote: kind, devices: 2)
         defer { try? world.close() }
         let other = ZoneID(zoneName: "Photos")
         try await world.devices[0].createZone(other)
@@ -146,9 +149,9 @@ struct SyncEngineTests {
         for device in world.devices { #expect(try await !device.allZones().contains(other)) }
     }
 
-    @Test("pages of one record converge, a note arriving before its folder included")
-    func pagesOfOneRecord() async throws {
-        let world = try await SyncWorld.make(devices: 2, resultsLimit: 1)
+    @Test("pages of one record converge, a note arriving before its folder included", arguments: StoreKind.allCases)
+    func pagesOfOneRecord(remote kind: StoreKind) async throws {
+        let world = try await SyncWorld.make(remote: kind, devices: 2, resultsLimit: 1)
         defer { try? world.close() }
         let a = world.devices[0]
         try await a.put(folder("f1", "Work"))
@@ -167,9 +170,12 @@ struct SyncEngineTests {
         #expect(try await appRecords(a)[SyncWorld.zone]?.isEmpty == true)
     }
 
-    @Test("a device's first sync pages through a remote zone whose compaction dropped deletes, and ends equal to it")
-    func firstSyncPagesAcrossDroppedDeletes() async throws {
-        let world = try await SyncWorld.make(devices: 2, resultsLimit: 2)
+    // The remote compacts itself (Database.compact()): not on PostgreSQL, whose cluster compacts its rows.
+    @Test(
+        "a device's first sync pages through a remote zone whose compaction dropped deletes, and ends equal to it",
+        arguments: StoreKind.compactable)
+    func firstSyncPagesAcrossDroppedDeletes(remote kind: StoreKind) async throws {
+        let world = try await SyncWorld.make(remote: kind, devices: 2, resultsLimit: 2)
         defer { try? world.close() }
         let a = world.devices[0]
         for index in 0..<7 { try await a.put(note("n\(index)", "text \(index)")) }
@@ -192,9 +198,12 @@ struct SyncEngineTests {
         #expect(try await appRecords(world.devices[1]) == remote)
     }
 
-    @Test("a compacted remote answers changeTokenExpired; the device refetches and deletes what the remote no longer has")
-    func expiredTokenReconciles() async throws {
-        let world = try await SyncWorld.make(devices: 2)
+    // The remote compacts itself (Database.compact()): not on PostgreSQL, whose cluster compacts its rows.
+    @Test(
+        "a compacted remote answers changeTokenExpired; the device refetches and deletes what the remote no longer has",
+        arguments: StoreKind.compactable)
+    func expiredTokenReconciles(remote kind: StoreKind) async throws {
+        let world = try await SyncWorld.make(remote: kind, devices: 2)
         defer { try? world.close() }
         let (a, b) = (world.devices[0], world.devices[1])
         try await a.put(note("n1", "keep"))
@@ -224,9 +233,9 @@ struct SyncEngineTests {
         #expect(try await appRecords(b) == remote)
     }
 
-    @Test("a store that existed before sync uploads its records; system records never leave the device")
-    func adoptsExistingRecords() async throws {
-        let remote = try await Database.temporary()
+    @Test("a store that existed before sync uploads its records; system records never leave the device", arguments: StoreKind.allCases)
+    func adoptsExistingRecords(remote kind: StoreKind) async throws {
+        let remote = try await openTemporaryDatabase(kind)
         let device = try await Database.temporary()
         defer {
             try? device.removeTemporaryDirectory()
@@ -242,9 +251,9 @@ struct SyncEngineTests {
         #expect(!all.contains { $0.recordID.recordName.hasPrefix("_") })
     }
 
-    @Test("apps cannot write or delete the store's system records")
-    func systemRecordsAreRefused() async throws {
-        let world = try await SyncWorld.make(devices: 1)
+    @Test("apps cannot write or delete the store's system records", arguments: StoreKind.allCases)
+    func systemRecordsAreRefused(remote kind: StoreKind) async throws {
+        let world = try await SyncWorld.make(remote: kind, devices: 1)
         defer { try? world.close() }
         try await world.engines[0].fetchChanges()
         let device = world.devices[0]
@@ -260,10 +269,10 @@ struct SyncEngineTests {
 
 @Suite("Sync: what the app decides and sees")
 struct SyncAppHooksTests {
-    @Test("an app's conflict resolver decides a conflict; every send's answer names the batch it answers")
-    func customResolverAndBatchNames() async throws {
+    @Test("an app's conflict resolver decides a conflict; every send's answer names the batch it answers", arguments: StoreKind.allCases)
+    func customResolverAndBatchNames(remote kind: StoreKind) async throws {
         // A resolver that keeps the remote's record and appends "(seen)" to the local title.
-        let world = try await SyncWorld.make(devices: 2, resolver: { conflict in
+        let world = try await SyncWorld.make(remote: kind, devices: 2, resolver: { conflict in
             var record = conflict.serverRecord
             if case .string(let text)? = conflict.localRecord["text"] { record["text"] = .string(text + " (seen)") }
             return record
@@ -297,6 +306,8 @@ struct SyncAppHooksTests {
     }
 }
 
+// Files only: the remote's commits must be smaller than the records (LogOptions.maxBatchBytes),
+// which only a store on files lets a test choose.
 @Suite("Sync: large records")
 struct SyncLargeRecordTests {
     @Test("records too large for one commit together are sent and applied in smaller batches, and still converge")

@@ -1,6 +1,7 @@
 import Foundation
 import RecordStore
 import RecordSync
+import StoreKindSupport
 import TestSupport
 import Testing
 
@@ -13,11 +14,11 @@ struct SyncPropertyTests {
 
     @Test(
         "random edits, deletes, folder deletions, offline periods and sync orders on three devices end with every device equal to the remote",
-        arguments: 0..<10)
-    func randomHistories(seed: UInt64) async throws {
+        arguments: StoreKind.allCases, 0..<10)
+    func randomHistories(remote kind: StoreKind, seed: UInt64) async throws {
         var random = SeededGenerator(seed: 0x5EED_0000 + seed)
         // Small pages on some seeds: pages of one record must converge too.
-        let world = try await SyncWorld.make(devices: 3, resultsLimit: seed % 3 == 0 ? 1 : 50)
+        let world = try await SyncWorld.make(remote: kind, devices: 3, resultsLimit: seed % 3 == 0 ? 1 : 50)
         defer { try? world.close() }
         var offline = Array(repeating: false, count: world.devices.count)
         var made = 0

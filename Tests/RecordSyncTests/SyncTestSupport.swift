@@ -1,8 +1,10 @@
 import Foundation
 import RecordStore
 import RecordSync
+import StoreKindSupport
 
-/// Devices and a remote, each a real store in its own temporary directory.
+/// Devices, each a real store in its own temporary directory, and a remote of any
+/// ``StoreKind``: a store on files, in memory, or on PostgreSQL, as a server keeps it.
 struct SyncWorld {
     let remote: Database
     var devices: [Database]
@@ -10,8 +12,12 @@ struct SyncWorld {
 
     static let zone = ZoneID(zoneName: "Notes")
 
-    static func make(devices count: Int, resultsLimit: Int = 200, resolver: ConflictResolver? = nil) async throws -> SyncWorld {
-        let remote = try await Database.temporary()
+    /// A world of `count` devices, each with the zone and an engine that syncs on demand, and a
+    /// remote of `kind`.
+    static func make(
+        remote kind: StoreKind = .files, devices count: Int, resultsLimit: Int = 200, resolver: ConflictResolver? = nil
+    ) async throws -> SyncWorld {
+        let remote = try await openTemporaryDatabase(kind)
         var devices: [Database] = []
         var engines: [SyncEngine] = []
         for _ in 0..<count {
