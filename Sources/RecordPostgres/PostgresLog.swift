@@ -147,21 +147,7 @@ package final class PostgresLog: Sendable {
             try await connection.query(
                 "DELETE FROM recordlog_batches WHERE database = \(database) AND zone = \(zone) AND base_offset >= \(start) AND base_offset < \(end)",
                 logger: logger)
-            // A thousand rows per statement.
-            var start = 0
-            while start < batches.count {
-                let chunk = batches[start..<min(start + 1000, batches.count)]
-                start += chunk.count
-                let bases = chunk.map(\.header.baseOffset)
-                let lasts = chunk.map(\.header.lastOffset)
-                let buffers = chunk.map { ByteBuffer(bytes: $0.bytes) }
-                try await connection.query(
-                    """
-                    INSERT INTO recordlog_batches (database, zone, base_offset, last_offset, batch)
-                    SELECT \(database), \(zone), r.base_offset, r.last_offset, r.batch
-                    FROM unnest(\(bases)::bigint[], \(lasts)::bigint[], \(buffers)::bytea[]) AS r (base_offset, last_offset, batch)
-                    """, logger: logger)
-            }
+            try await insertRows(batches, zone: zone, on: connection)
             return true
         }
         guard moved else {
@@ -246,6 +232,25 @@ package final class PostgresLog: Sendable {
                 database: database, zone: zone)
         }
         return try await append(group: [EncodedBatch(stored: batch)], to: zone, at: expectedEnd, generation: generation)
+    }
+
+    /// Inserts `batches` as the zone's rows, a thousand per statement, on `connection` (inside
+    /// the caller's transaction): each row's offsets are its batch header's.
+    func insertRows(_ batches: [RecordBatch], zone: String, on connection: PostgresConnection) async throws {
+        var first = 0
+        while first < batches.count {
+            let chunk = batches[first..<min(first + 1000, batches.count)]
+            first += chunk.count
+            let bases = chunk.map(\.header.baseOffset)
+            let lasts = chunk.map(\.header.lastOffset)
+            let buffers = chunk.map { ByteBuffer(bytes: $0.bytes) }
+            try await connection.query(
+                """
+                INSERT INTO recordlog_batches (database, zone, base_offset, last_offset, batch)
+                SELECT \(database), \(zone), r.base_offset, r.last_offset, r.batch
+                FROM unnest(\(bases)::bigint[], \(lasts)::bigint[], \(buffers)::bytea[]) AS r (base_offset, last_offset, batch)
+                """, logger: logger)
+        }
     }
 
     /// The batches of several zones at once, each from its own offset on (the rows other nodes

@@ -122,21 +122,7 @@ extension PostgresLog {
                 try await connection.query(
                     "INSERT INTO recordlog_zones (database, zone, end_offset, generation) VALUES (\(database), \(zone.name), \(zone.end), \(zone.generation))",
                     logger: logger)
-                // A thousand rows per statement.
-                var start = 0
-                while start < zone.batches.count {
-                    let chunk = zone.batches[start..<min(start + 1000, zone.batches.count)]
-                    start += chunk.count
-                    let bases = chunk.map(\.header.baseOffset)
-                    let lasts = chunk.map(\.header.lastOffset)
-                    let bytes = chunk.map { ByteBuffer(bytes: $0.bytes) }
-                    try await connection.query(
-                        """
-                        INSERT INTO recordlog_batches (database, zone, base_offset, last_offset, batch)
-                        SELECT \(database), \(zone.name), r.base_offset, r.last_offset, r.batch
-                        FROM unnest(\(bases)::bigint[], \(lasts)::bigint[], \(bytes)::bytea[]) AS r (base_offset, last_offset, batch)
-                        """, logger: logger)
-                }
+                try await insertRows(zone.batches, zone: zone.name, on: connection)
             }
         }
     }
